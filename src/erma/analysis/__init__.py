@@ -1,0 +1,29 @@
+"""Hand analysis (牌型分析): win test, shanten by shape, useful tiles, waits and decompositions.
+
+Table-driven and pure: see :mod:`erma.analysis.tables` for the per-suit tables.
+"""
+
+from erma.analysis.api import (
+    is_win,
+    regular_shanten,
+    shanten,
+    shanten_by_shape,
+    useful_by_shape,
+    useful_tiles,
+    waits,
+)
+from erma.analysis.decompose import Decomposition, decompositions
+from erma.analysis.shapes import SHAPES
+
+__all__ = [
+    "SHAPES",
+    "Decomposition",
+    "decompositions",
+    "is_win",
+    "regular_shanten",
+    "shanten",
+    "shanten_by_shape",
+    "useful_by_shape",
+    "useful_tiles",
+    "waits",
+]

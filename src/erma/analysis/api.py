@@ -1,0 +1,226 @@
+"""The public analysis functions: win test, shanten (by shape), useful tiles and waits.
+
+``tiles`` is a list of kinds or a notation string; it is the concealed part of a hand (3k+1 or 3k+2
+tiles, k = 0…5, jokers included). Keyword options: ``jokers`` wild tiles that may stand for any kind
+(财神), counted on top of ``tiles``; ``copies`` the copy limit of the tile set (4, or 8 for 无双).
+
+>>> shanten("123m456p789s1155z")
+0
+>>> waits("123m456p789s1155z")
+[27, 31]
+>>> shanten_by_shape("19m19p19s1234567z")["thirteen_orphans"]
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from erma.analysis import shapes as _s
+from erma.analysis.tables import INC, regular_value
+from erma.errors import InvalidHandError
+from erma.tiles import NUM_KINDS, Tile, parse, to_mpsz
+
+TileInput = str | Iterable[int]
+
+
+def prepare(tiles: TileInput, jokers: int = 0, copies: int = 4, *, what: str = "hand") -> tuple[list[Tile], int]:
+    """Parse and validate: returns the tiles and n (tiles + jokers). Raises InvalidHandError naming the input."""
+    ts = parse(tiles)
+    if not isinstance(jokers, int) or jokers < 0:
+        raise InvalidHandError(f"jokers must be a count ≥ 0, not {jokers!r}")
+    if copies not in (4, 8):
+        raise InvalidHandError(f"copies must be 4 or 8, not {copies!r}")
+    seen = [0] * NUM_KINDS
+    for t in ts:
+        if t >= NUM_KINDS:
+            raise InvalidHandError(f"{what} {tiles!r}: flower {to_mpsz([t])} is not part of a hand")
+        seen[t] += 1
+        if seen[t] > copies:
+            raise InvalidHandError(f"{what} {tiles!r}: more than {copies} copies of {to_mpsz([t])}")
+    n = len(ts) + jokers
+    if n % 3 == 0 or not 1 <= n <= 17:
+        raise InvalidHandError(
+            f"{what} {tiles!r}: {n} tiles; a concealed part has 3k+1 or 3k+2 tiles (1, 2, 4, 5, … 16, 17)"
+        )
+    return ts, n
+
+
+def pack(tiles: Sequence[Tile]) -> int:
+    """The packed count key of some tiles (4 bits a kind)."""
+    return sum(map(INC.__getitem__, tiles))
+
+
+def is_win(tiles: TileInput, *, jokers: int = 0, copies: int = 4, shapes: Iterable[str] | None = None) -> bool:
+    """和牌: do the tiles (3k+2) form a complete hand of one of the shapes (all MCR shapes by default)?
+
+    >>> is_win("11223344556677z")
+    True
+    """
+    ts, n = prepare(tiles, jokers, copies)
+    if n % 3 != 2:
+        return False
+    key = pack(ts)
+    if shapes is None:
+        return _s.overall(key, n, jokers) == -1
+    allowed = _s.shapes_for(n)
+    return any(_s.SHAPE_FUNCS[name](key, n, jokers) == -1 for name in _checked_shapes(shapes) if name in allowed)
+
+
+def shanten(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> int:
+    """向听数: the least over the shapes the tile count allows; −1 complete, 0 ready.
+
+    >>> shanten("1122334455667z")
+    0
+    """
+    ts, n = prepare(tiles, jokers, copies)
+    return _s.overall(pack(ts), n, jokers)
+
+
+def regular_shanten(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> int:
+    """Shanten of the regular shape (sets and a pair) alone."""
+    ts, n = prepare(tiles, jokers, copies)
+    return _s.regular(pack(ts), n, jokers)
+
+
+def shanten_by_shape(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> dict[str, int]:
+    """Shanten of each shape the tile count allows: keys ``regular``, ``seven_pairs``,
+    ``thirteen_orphans``, ``knitted_straight``, ``honors_and_knitted`` (only ``regular`` for counts
+    that rule the others out; ``knitted_straight`` also for 10–11 tiles)."""
+    ts, n = prepare(tiles, jokers, copies)
+    key = pack(ts)
+    return {name: _s.SHAPE_FUNCS[name](key, n, jokers) for name in _s.shapes_for(n)}
+
+
+def _checked_shapes(shapes: Iterable[str]) -> list[str]:
+    out = list(shapes)
+    for name in out:
+        if name not in _s.SHAPE_FUNCS:
+            raise InvalidHandError(f"unknown shape {name!r}; shapes are {', '.join(_s.SHAPES)}")
+    return out
+
+
+# ------------------------------------------------------------------------------------- useful tiles
+
+
+def _has_neighbour(key: int, t: Tile) -> bool:
+    r = t % 9
+    for d in (-2, -1, 1, 2):
+        if 0 <= r + d <= 8 and (key >> (4 * (t + d))) & 15:
+            return True
+    return False
+
+
+def _regular_useful(key: int, sets: int, jokers: int, copies: int, floor: int, out: set[Tile]) -> int:
+    """Add to ``out`` the kinds that lower the regular shanten of ``key``; return that shanten.
+
+    Follows the reference: a kind held ``copies`` times is skipped unless the hand is ready, and a kind
+    not held is tried only if it has a suited neighbour within two.
+    """
+    cur = max(floor, regular_value(key, sets) - jokers)
+    for t in range(NUM_KINDS):
+        c = (key >> (4 * t)) & 15
+        if c >= copies and cur > 0:
+            continue
+        if c == 0 and (t >= 27 or not _has_neighbour(key, t)):
+            continue
+        if max(floor - 1, regular_value(key + INC[t], sets) - jokers) < cur:
+            out.add(t)
+    return cur
+
+
+def useful_by_shape(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> dict[str, tuple[int, list[Tile]]]:
+    """For each shape: (shanten, kinds that lower it). Defined for 3k+1 tiles.
+
+    The kinds are those of the reference calculator: for the regular shape, a kind already held
+    ``copies`` times counts only once the hand is ready (so a ready hand lists every completing kind);
+    for the knitted straight, the missing tiles of the best sequences and the kinds that help the rest.
+    """
+    ts, n = prepare(tiles, jokers, copies)
+    if n % 3 != 1:
+        raise InvalidHandError(f"hand {tiles!r}: useful tiles are defined for 3k+1 tiles, not {n}; discard first")
+    key = pack(ts)
+    result: dict[str, tuple[int, list[Tile]]] = {}
+    for name in _s.shapes_for(n):
+        result[name] = _useful_one(name, key, n, jokers, copies)
+    return result
+
+
+def _useful_one(name: str, key: int, n: int, jokers: int, copies: int) -> tuple[int, list[Tile]]:
+    out: set[Tile] = set()
+    if name == _s.REGULAR:
+        cur = _regular_useful(key, (n - 1) // 3, jokers, copies, 0, out)
+    elif name == _s.KNITTED_STRAIGHT:
+        pats = _s.knitted_patterns(key, n)
+        raw = min(v for v, _ in pats)
+        cur = max(0, raw - jokers)
+        for v, perm in pats:
+            if v != raw:
+                continue
+            rem = _s.knitted_remainder(key, perm)
+            for suit, cls in enumerate(perm):
+                for r in range(cls, 9, 3):
+                    t = 9 * suit + r
+                    if not (key >> (4 * t)) & 15:
+                        out.add(t)
+            _regular_useful(rem, (n - 1) // 3 - 3, jokers, copies, -99, out)
+    else:
+        fn = _s.SHAPE_FUNCS[name]
+        cur = fn(key, n, jokers)
+        for t in range(NUM_KINDS):
+            if fn(key + INC[t], n + 1, jokers) < cur:
+                out.add(t)
+    return cur, sorted(out)
+
+
+def useful_tiles(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> list[Tile]:
+    """有效牌: the kinds that lower the shanten, united over the shapes that reach the minimum.
+
+    >>> useful_tiles("1245m")  # 12m 45m: any of 1–6m makes a set or a pair
+    [0, 1, 2, 3, 4, 5]
+    """
+    by = useful_by_shape(tiles, jokers=jokers, copies=copies)
+    best = min(v for v, _ in by.values())
+    out: set[Tile] = set()
+    for v, kinds in by.values():
+        if v == best:
+            out.update(kinds)
+    return sorted(out)
+
+
+def waits(
+    tiles: TileInput,
+    *,
+    jokers: int = 0,
+    copies: int = 4,
+    exposed: Iterable[Tile] = (),
+    shapes: Iterable[str] | None = None,
+) -> list[Tile]:
+    """听牌: the kinds that complete the hand (3k+1 tiles), leaving out a kind whose every copy the
+    player already holds in ``tiles`` and ``exposed`` (the tiles of their own declared sets).
+
+    >>> waits("1112345678999m")  # 九莲宝灯 nine gates: every 万
+    [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    >>> waits("1111m", exposed="")  # the pair wait on 1m is gone: all four are held
+    [1, 2]
+    """
+    ts, n = prepare(tiles, jokers, copies)
+    if n % 3 != 1:
+        raise InvalidHandError(f"hand {tiles!r}: waits are defined for 3k+1 tiles, not {n}")
+    key = pack(ts)
+    held = [0] * NUM_KINDS
+    for t in ts:
+        held[t] += 1
+    for t in parse(exposed):
+        if 0 <= t < NUM_KINDS:
+            held[t] += 1
+    names = _checked_shapes(shapes) if shapes is not None else list(_s.SHAPES)
+    allowed = [name for name in _s.shapes_for(n + 1) if name in names]
+    out = []
+    for t in range(NUM_KINDS):
+        if held[t] >= copies:
+            continue
+        k2 = key + INC[t]
+        if any(_s.SHAPE_FUNCS[name](k2, n + 1, jokers) == -1 for name in allowed):
+            out.append(t)
+    return out

@@ -1,0 +1,209 @@
+"""Shanten (向听数) of each winning shape, on a packed count key, with wild tiles (财神) as a count.
+
+Every function here takes ``key`` (4 bits a kind, see :mod:`erma.analysis.tables`), the number of
+tiles ``n`` including jokers, and ``jokers``. Shanten is the number of tiles still to exchange before
+the hand is ready; −1 means complete (only for 3k+2 tiles). A joker may stand for any kind, so each
+joker lowers a shape's shanten by one until the floor (0 for 3k+1 tiles, −1 for 3k+2).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from erma.analysis.tables import SUIT_MASK, regular_value
+
+REGULAR: Final = "regular"
+SEVEN_PAIRS: Final = "seven_pairs"
+THIRTEEN_ORPHANS: Final = "thirteen_orphans"
+KNITTED_STRAIGHT: Final = "knitted_straight"
+HONORS_AND_KNITTED: Final = "honors_and_knitted"
+SHAPES: Final = (REGULAR, SEVEN_PAIRS, THIRTEEN_ORPHANS, KNITTED_STRAIGHT, HONORS_AND_KNITTED)
+"""Shape names, in the order results list them."""
+
+KNIT_PERMS: Final = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+"""The six knitted sequences: for 万, 筒, 条, which of 147 (0), 258 (1), 369 (2) each takes."""
+
+
+def shapes_for(n: int) -> tuple[str, ...]:
+    """The shapes a concealed part of n tiles (jokers included) can take."""
+    if n in (13, 14):
+        return SHAPES
+    if n in (10, 11):
+        return (REGULAR, KNITTED_STRAIGHT)
+    return (REGULAR,)
+
+
+# ----------------------------------------------------------------------------------- per-group facts
+
+
+class SuitInfo:
+    """What the special shapes need to know of one suit's counts (computed once per suit key)."""
+
+    __slots__ = ("has_terminal_pair", "knit", "odd", "pairs", "remainder", "terminals")
+
+    def __init__(self, key: int) -> None:
+        c = [(key >> (4 * r)) & 15 for r in range(9)]
+        self.pairs = sum(x // 2 for x in c)
+        """Pairs for seven pairs (four of a kind gives two)."""
+        self.odd = sum(x % 2 for x in c)
+        """Kinds left unpaired."""
+        self.terminals = (c[0] > 0) + (c[8] > 0)
+        """Terminal kinds present (1 and 9)."""
+        self.has_terminal_pair = c[0] >= 2 or c[8] >= 2
+        self.knit = tuple(sum(c[r] > 0 for r in range(x, 9, 3)) for x in range(3))
+        """Kinds present among 147, 258, 369."""
+        self.remainder = tuple(key - sum(1 << (4 * r) for r in range(x, 9, 3) if c[r]) for x in range(3))
+        """The suit key less one copy of each present tile of 147, 258, 369."""
+
+
+class HonorInfo:
+    """What the special shapes need to know of the honours' counts."""
+
+    __slots__ = ("has_pair", "kinds", "odd", "pairs")
+
+    def __init__(self, key: int) -> None:
+        c = [(key >> (4 * r)) & 15 for r in range(7)]
+        self.pairs = sum(x // 2 for x in c)
+        self.odd = sum(x % 2 for x in c)
+        self.kinds = sum(x > 0 for x in c)
+        self.has_pair = any(x >= 2 for x in c)
+
+
+_SUIT_INFO: dict[int, SuitInfo] = {}
+_HONOR_INFO: dict[int, HonorInfo] = {}
+
+
+def suit_info(key: int) -> SuitInfo:
+    """Facts of a suit key (memoised)."""
+    info = _SUIT_INFO.get(key)
+    if info is None:
+        info = _SUIT_INFO[key] = SuitInfo(key)
+    return info
+
+
+def honor_info(key: int) -> HonorInfo:
+    """Facts of an honour key (memoised)."""
+    info = _HONOR_INFO.get(key)
+    if info is None:
+        info = _HONOR_INFO[key] = HonorInfo(key)
+    return info
+
+
+def _groups(key: int) -> tuple[SuitInfo, SuitInfo, SuitInfo, HonorInfo]:
+    return (
+        suit_info(key & SUIT_MASK),
+        suit_info((key >> 36) & SUIT_MASK),
+        suit_info((key >> 72) & SUIT_MASK),
+        honor_info(key >> 108),
+    )
+
+
+# ----------------------------------------------------------------------------------------- shapes
+
+
+def floor_of(n: int) -> int:
+    """The lowest shanten of n tiles: −1 (complete) for 3k+2, 0 (ready) for 3k+1."""
+    return -1 if n % 3 == 2 else 0
+
+
+def regular(key: int, n: int, jokers: int = 0) -> int:
+    """基本和型 sets and a pair."""
+    v = regular_value(key, (n - 1) // 3) - jokers
+    f = -1 if n % 3 == 2 else 0
+    return v if v > f else f
+
+
+def seven_pairs(key: int, n: int, jokers: int = 0) -> int:
+    """七对 seven pairs; four of a kind counts as two pairs."""
+    m, p, s, h = _groups(key)
+    pairs = m.pairs + p.pairs + s.pairs + h.pairs
+    if jokers:
+        odd = m.odd + p.odd + s.odd + h.odd
+        used = min(jokers, odd)
+        pairs += used + (jokers - used) // 2
+    return max(floor_of(n), 6 - min(pairs, 7))
+
+
+def thirteen_orphans(key: int, n: int, jokers: int = 0) -> int:
+    """十三幺 the thirteen terminals and honours plus a duplicate."""
+    m, p, s, h = _groups(key)
+    kinds = m.terminals + p.terminals + s.terminals + h.kinds
+    has_pair = m.has_terminal_pair or p.has_terminal_pair or s.has_terminal_pair or h.has_pair
+    return max(floor_of(n), (12 if has_pair else 13) - kinds - jokers)
+
+
+def honors_and_knitted(key: int, n: int, jokers: int = 0) -> int:
+    """全不靠 / 七星不靠: singles of one knitted sequence and the honours."""
+    m, p, s, h = _groups(key)
+    best = max(m.knit[a] + p.knit[b] + s.knit[c] for a, b, c in KNIT_PERMS)
+    return max(floor_of(n), 13 - h.kinds - best - jokers)
+
+
+def knitted_straight(key: int, n: int, jokers: int = 0, bound: int = 99) -> int:
+    """组合龙: a knitted straight (147/258/369 in three suits) plus a set and a pair.
+
+    Patterns whose lower bound is not below ``bound`` are skipped (the result is then ``bound`` or more).
+    """
+    m, p, s, _ = _groups(key)
+    f = floor_of(n)
+    rest_sets = (n - 1) // 3 - 3
+    honors = (key >> 108) << 108
+    best = bound
+    for a, b, c in KNIT_PERMS:
+        missing = 9 - m.knit[a] - p.knit[b] - s.knit[c]
+        if max(f, missing - 1 - jokers) >= best:
+            continue
+        rem = m.remainder[a] | p.remainder[b] << 36 | s.remainder[c] << 72 | honors
+        v = max(f, missing + regular_value(rem, rest_sets) - jokers)
+        if v < best:
+            best = v
+    return best
+
+
+def knitted_patterns(key: int, n: int) -> list[tuple[int, tuple[int, int, int]]]:
+    """(shanten without jokers, pattern) for each knitted sequence, as the reference computes them."""
+    m, p, s, _ = _groups(key)
+    rest_sets = (n - 1) // 3 - 3
+    honors = (key >> 108) << 108
+    out = []
+    for perm in KNIT_PERMS:
+        a, b, c = perm
+        missing = 9 - m.knit[a] - p.knit[b] - s.knit[c]
+        rem = m.remainder[a] | p.remainder[b] << 36 | s.remainder[c] << 72 | honors
+        out.append((missing + regular_value(rem, rest_sets), perm))
+    return out
+
+
+def knitted_remainder(key: int, perm: tuple[int, int, int]) -> int:
+    """The key left when one copy of each present tile of the knitted sequence ``perm`` is removed."""
+    m, p, s, _ = _groups(key)
+    a, b, c = perm
+    return m.remainder[a] | p.remainder[b] << 36 | s.remainder[c] << 72 | (key >> 108) << 108
+
+
+SHAPE_FUNCS: Final = {
+    REGULAR: regular,
+    SEVEN_PAIRS: seven_pairs,
+    THIRTEEN_ORPHANS: thirteen_orphans,
+    KNITTED_STRAIGHT: knitted_straight,
+    HONORS_AND_KNITTED: honors_and_knitted,
+}
+
+
+def overall(key: int, n: int, jokers: int = 0) -> int:
+    """The least shanten over the shapes n tiles can take."""
+    best = regular(key, n, jokers)
+    if n in (13, 14):
+        f = -1 if n == 14 else 0
+        if best > f:
+            best = min(
+                best,
+                seven_pairs(key, n, jokers),
+                thirteen_orphans(key, n, jokers),
+                honors_and_knitted(key, n, jokers),
+            )
+        if best > f:
+            best = knitted_straight(key, n, jokers, best)
+    elif n in (10, 11) and best > floor_of(n):
+        best = knitted_straight(key, n, jokers, best)
+    return best

@@ -1,0 +1,194 @@
+"""Per-group tables for the regular shape (基本和型): built lazily, shared by every analysis function.
+
+A hand's 34 counts are packed into one int, 4 bits a kind (``key = sum(1 << 4*t)``); the 9-digit slices
+are the keys of the three suits, the 7-digit slice that of the honours. For each group key we compute
+once, by a memoised recursion over its lowest tile, its **profile**: for each pair flag p (0/1) and each
+number of complete sets m (0..5), the largest number of partial sets t (搭子) that can be taken beside
+them. Profiles are interned to small ids; two profiles combine (a max-plus product) into a profile,
+memoised by the pair of ids. The regular shanten of a whole hand needing N sets is then
+
+    min over (p, m, t) of 2N − 2m − min(t, N − m) − p,
+
+the formula of the reference calculator (PyMahjongGB), with m ≤ N. Counts above 4 (the 8-copy 无双
+set) need no other path: six of a kind is simply two pungs in the recursion.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MAX_SETS: Final = 5
+"""Sets needed by the longest hand (17 tiles = 5 sets + pair)."""
+_W: Final = MAX_SETS + 1
+NEG: Final = -1
+"""Marks an unreachable (p, m) in a profile."""
+
+SUIT_BITS: Final = 36
+SUIT_MASK: Final = (1 << SUIT_BITS) - 1
+INC: Final[tuple[int, ...]] = tuple(1 << (4 * t) for t in range(34))
+"""The key increment of one tile of each kind."""
+
+Profile = tuple[int, ...]
+"""12 ints: index p*6+m → largest t, or −1."""
+
+_EMPTY: Final[Profile] = (0,) + (NEG,) * (2 * _W - 1)
+
+PROFILES: list[Profile] = []
+"""Interned profiles, by id."""
+_PROFILE_ID: dict[Profile, int] = {}
+VALUES: list[tuple[int, ...]] = []
+"""VALUES[id][N] = the regular-shape formula value of profile id for a hand needing N sets."""
+
+SUIT_PID: dict[int, int] = {}
+"""Suit key → profile id."""
+HONOR_PID: dict[int, int] = {}
+"""Honour key → profile id."""
+COMBO: dict[int, int] = {}
+"""(id_a << 20 | id_b) → id of the combined profile."""
+
+_suit_memo: dict[int, Profile] = {0: _EMPTY}
+_honor_memo: dict[int, Profile] = {0: _EMPTY}
+
+
+def _value(prof: Profile, n: int) -> int:
+    best = 2 * n
+    for p in (0, 1):
+        base = p * _W
+        for m in range(min(n, MAX_SETS) + 1):
+            t = prof[base + m]
+            if t < 0:
+                continue
+            v = 2 * n - 2 * m - min(t, n - m) - p
+            if v < best:
+                best = v
+    return best
+
+
+def intern(prof: Profile) -> int:
+    """The id of a profile, creating it and its values on first sight."""
+    pid = _PROFILE_ID.get(prof)
+    if pid is None:
+        pid = len(PROFILES)
+        PROFILES.append(prof)
+        VALUES.append(tuple(_value(prof, n) for n in range(MAX_SETS + 1)))
+        _PROFILE_ID[prof] = pid
+    return pid
+
+
+def _merge_into(acc: list[int], sub: Profile, dm: int, dt: int, dp: int) -> None:
+    """acc = max(acc, sub shifted by dm sets, dt partial sets and dp pairs), capped."""
+    for p in range(2 - dp):
+        sb = p * _W
+        ab = (p + dp) * _W
+        for m in range(_W - dm):
+            t = sub[sb + m]
+            if t < 0:
+                continue
+            m2 = m + dm
+            t2 = min(t + dt, MAX_SETS - m2)
+            if t2 > acc[ab + m2]:
+                acc[ab + m2] = t2
+
+
+def _profile(key: int, honors: bool) -> Profile:
+    memo = _honor_memo if honors else _suit_memo
+    prof = memo.get(key)
+    if prof is not None:
+        return prof
+    low = (key & -key).bit_length() - 1
+    i = low // 4
+    sh = 4 * i
+    one = 1 << sh
+    c = (key >> sh) & 15
+    acc = list(_profile(key - one, honors))  # leave one copy as a single tile
+    if c >= 3:
+        _merge_into(acc, _profile(key - 3 * one, honors), 1, 0, 0)  # 刻子 pung
+    if c >= 2:
+        sub = _profile(key - 2 * one, honors)
+        _merge_into(acc, sub, 0, 0, 1)  # 雀头 pair
+        _merge_into(acc, sub, 0, 1, 0)  # 对子搭子 pair as a partial set
+    if not honors:
+        c1 = (key >> (sh + 4)) & 15 if i <= 7 else 0
+        c2 = (key >> (sh + 8)) & 15 if i <= 6 else 0
+        if c1 and c2:
+            _merge_into(acc, _profile(key - one - (one << 4) - (one << 8), honors), 1, 0, 0)  # 顺子 chow
+        if c1:
+            _merge_into(acc, _profile(key - one - (one << 4), honors), 0, 1, 0)  # 两面/边张
+        if c2:
+            _merge_into(acc, _profile(key - one - (one << 8), honors), 0, 1, 0)  # 嵌张
+    prof = tuple(acc)
+    memo[key] = prof
+    return prof
+
+
+def suit_pid(key: int) -> int:
+    """Profile id of a suit key (computed on first sight)."""
+    pid = SUIT_PID.get(key)
+    if pid is None:
+        pid = SUIT_PID[key] = intern(_profile(key, False))
+    return pid
+
+
+def honor_pid(key: int) -> int:
+    """Profile id of an honour key (computed on first sight)."""
+    pid = HONOR_PID.get(key)
+    if pid is None:
+        pid = HONOR_PID[key] = intern(_profile(key, True))
+    return pid
+
+
+def combine(a: int, b: int) -> int:
+    """Id of the profile of two groups taken together (memoised)."""
+    ck = a << 20 | b
+    pid = COMBO.get(ck)
+    if pid is None:
+        pa, pb = PROFILES[a], PROFILES[b]
+        acc = [NEG] * (2 * _W)
+        for p in (0, 1):
+            for m in range(_W):
+                t = pa[p * _W + m]
+                if t >= 0:
+                    _merge_into(acc, pb, m, t, p)
+        pid = COMBO[ck] = intern(tuple(acc))
+    return pid
+
+
+def regular_value(key: int, n: int) -> int:
+    """Regular-shape formula value of a packed 34-kind key for a hand needing n sets (no jokers)."""
+    a = SUIT_PID.get(key & SUIT_MASK)
+    if a is None:
+        a = suit_pid(key & SUIT_MASK)
+    b = SUIT_PID.get((key >> 36) & SUIT_MASK)
+    if b is None:
+        b = suit_pid((key >> 36) & SUIT_MASK)
+    c = SUIT_PID.get((key >> 72) & SUIT_MASK)
+    if c is None:
+        c = suit_pid((key >> 72) & SUIT_MASK)
+    d = HONOR_PID.get(key >> 108)
+    if d is None:
+        d = honor_pid(key >> 108)
+    ab = COMBO.get(a << 20 | b)
+    if ab is None:
+        ab = combine(a, b)
+    abc = COMBO.get(ab << 20 | c)
+    if abc is None:
+        abc = combine(ab, c)
+    abcd = COMBO.get(abc << 20 | d)
+    if abcd is None:
+        abcd = combine(abc, d)
+    return VALUES[abcd][n]
+
+
+def table_sizes() -> dict[str, int]:
+    """How many entries each lazy table holds (for diagnostics and benchmarks)."""
+    return {
+        "suit_keys": len(SUIT_PID),
+        "honor_keys": len(HONOR_PID),
+        "profiles": len(PROFILES),
+        "combinations": len(COMBO),
+        "suit_memo": len(_suit_memo),
+        "honor_memo": len(_honor_memo),
+    }
+
+
+intern(_EMPTY)

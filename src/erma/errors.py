@@ -1,0 +1,19 @@
+"""The project's few named errors, all ``ValueError`` subclasses whose message quotes the input."""
+
+from __future__ import annotations
+
+
+class ErmaError(ValueError):
+    """Base of erma's errors."""
+
+
+class InvalidNotationError(ErmaError):
+    """Tile notation that cannot be read (无法解析的牌面)."""
+
+
+class InvalidHandError(ErmaError):
+    """A hand that breaks a rule of shape: tile count, copy limit, meld form (不合法的手牌)."""
+
+
+class RuleSetError(ErmaError):
+    """An unknown or malformed rule set or fan table (规则或番表错误)."""
