@@ -99,14 +99,22 @@ class Meld:
         m = re.fullmatch(r"\s*([(\[])([^()\[\]]+)([)\]])\s*", text)
         if m is None or (m.group(1) == "(") != (m.group(3) == ")"):
             raise InvalidNotationError(f"{text!r}: a meld is written (123m), (777s), (7777s) or [7777s]")
-        tiles = sorted(parse(m.group(2)))
+        try:
+            tiles = sorted(parse(m.group(2)))
+        except InvalidNotationError as exc:
+            raise InvalidNotationError(f"{text!r}: {exc}") from None
         concealed = m.group(1) == "["
         if any(is_flower(t) for t in tiles):
             raise InvalidNotationError(f"{text!r}: a flower cannot be part of a meld")
         if len(tiles) == 3 and not concealed:
             if tiles[0] == tiles[2]:
                 return cls(MeldKind.PUNG, tiles[0])
-            if tiles[1] == tiles[0] + 1 and tiles[2] == tiles[0] + 2 and is_suited(tiles[0]) and tiles[0] % 9 <= 6:
+            if (
+                tiles[1] == tiles[0] + 1
+                and tiles[2] == tiles[0] + 2
+                and is_suited(tiles[0])
+                and tiles[0] % 9 <= 6
+            ):
                 return cls(MeldKind.CHOW, tiles[0])
         elif len(tiles) >= 4 and tiles[0] == tiles[-1]:
             if concealed:
@@ -160,7 +168,7 @@ class Hand:
         have = len(self.concealed) + (self.win_tile is not None)
         if have != expected:
             raise InvalidHandError(
-                f"hand {self.to_notation()!r}: {have} concealed tiles with {len(self.melds)} sets; "
+                f"hand {self.to_notation()!r}: {have} tiles beside {len(self.melds)} declared set(s); "
                 f"a {hand_size}-tile hand needs {expected}"
             )
         return self
@@ -177,7 +185,7 @@ class Hand:
 
     @classmethod
     def parse(cls, text: str) -> Hand:
-        """Read the test-vector notation ``<sets> <concealed> + <winning tile>`` (context after ``;`` ignored)."""
+        """Read ``<sets> <concealed> + <winning tile>`` (test-vector notation; ``;`` context ignored)."""
         body = text.split(";", 1)[0]
         win: Tile | None = None
         if "+" in body:

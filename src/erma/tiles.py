@@ -13,7 +13,7 @@ Three notations are read, and each can be written:
 [0, 1, 2, 31]
 >>> to_mpsz([33, 0, 9])
 '1m1p7z'
->>> to_botzone(parse("7z6z5z"))
+>>> to_botzone(parse("5z6z7z"))  # 白 发 中
 'J3 J2 J1'
 """
 
@@ -64,6 +64,11 @@ FLOWERS: tuple[Tile, ...] = tuple(range(34, 42))
 """花牌 flowers."""
 SEASONS: tuple[Tile, ...] = (SPRING, SUMMER, AUTUMN, WINTER)
 PLANTS: tuple[Tile, ...] = (PLUM, ORCHID, BAMBOO, CHRYSANTHEMUM)
+KNITTED_SEQUENCES: tuple[tuple[Tile, ...], ...] = tuple(
+    tuple(9 * suit + r for suit, cls in enumerate(perm) for r in range(cls, 9, 3))
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+)
+"""The six knitted sequences (组合龙): 147, 258, 369 spread over the three suits."""
 GREENS: tuple[Tile, ...] = (S2, S3, S4, S6, S8, GREEN)
 """绿一色 tiles."""
 
@@ -234,7 +239,9 @@ def _parse_botzone(text: str) -> list[Tile]:
         tok = joined[i : i + 2]
         tile = _BOTZONE_TO_TILE.get(tok)
         if tile is None:
-            raise InvalidNotationError(f"{text!r}: {tok!r} is not a Botzone tile (W1–9, B1–9, T1–9, F1–4, J1–3, H1–8)")
+            raise InvalidNotationError(
+                f"{text!r}: {tok!r} is not a Botzone tile (W1–9, B1–9, T1–9, F1–4, J1–3, H1–8)"
+            )
         tiles.append(tile)
     return tiles
 
@@ -261,14 +268,20 @@ def _parse_mpsz(text: str, stripped: str) -> list[Tile]:
     for pos, ch in enumerate(stripped):
         if ch.isdigit():
             if ch == "0":
-                raise InvalidNotationError(f"{text!r}: digit 0 at position {pos} is not a tile (no red fives)")
+                raise InvalidNotationError(
+                    f"{text!r}: digit 0 at position {pos} is not a tile (no red fives)"
+                )
             digits.append(int(ch))
         elif ch in _BASE:
             if not digits:
-                raise InvalidNotationError(f"{text!r}: suit letter {ch!r} at position {pos} has no digits before it")
+                raise InvalidNotationError(
+                    f"{text!r}: suit letter {ch!r} at position {pos} has no digits before it"
+                )
             for d in digits:
                 if d > _MAX_DIGIT[ch]:
-                    raise InvalidNotationError(f"{text!r}: {d}{ch} is not a tile ({ch} runs 1–{_MAX_DIGIT[ch]})")
+                    raise InvalidNotationError(
+                        f"{text!r}: {d}{ch} is not a tile ({ch} runs 1–{_MAX_DIGIT[ch]})"
+                    )
                 tiles.append(_BASE[ch] + d - 1)
             digits = []
         elif ch in _LETTER_HONORS and not digits:
@@ -276,7 +289,9 @@ def _parse_mpsz(text: str, stripped: str) -> list[Tile]:
         else:
             raise InvalidNotationError(f"{text!r}: unexpected character {ch!r} at position {pos}")
     if digits:
-        raise InvalidNotationError(f"{text!r}: digits {''.join(map(str, digits))!r} at the end have no suit letter")
+        raise InvalidNotationError(
+            f"{text!r}: digits {''.join(map(str, digits))!r} at the end have no suit letter"
+        )
     return tiles
 
 

@@ -14,7 +14,7 @@ tiles, k = 0…5, jokers included). Keyword options: ``jokers`` wild tiles that 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from erma.analysis import shapes as _s
 from erma.analysis.tables import INC, regular_value
@@ -24,47 +24,93 @@ from erma.tiles import NUM_KINDS, Tile, parse, to_mpsz
 TileInput = str | Iterable[int]
 
 
-def prepare(tiles: TileInput, jokers: int = 0, copies: int = 4, *, what: str = "hand") -> tuple[list[Tile], int]:
-    """Parse and validate: returns the tiles and n (tiles + jokers). Raises InvalidHandError naming the input."""
-    ts = parse(tiles)
-    if not isinstance(jokers, int) or jokers < 0:
+_ADD3 = sum(3 << (4 * t) for t in range(NUM_KINDS))
+_HIGH = sum(8 << (4 * t) for t in range(NUM_KINDS))
+
+
+def prepare(tiles: TileInput, jokers: int = 0, copies: int = 4, *, what: str = "hand") -> tuple[int, int]:
+    """Parse and validate: returns the packed key and n (tiles + jokers).
+
+    Raises InvalidHandError (or InvalidNotationError) naming the input and what is wrong. A list of
+    kinds within 0–33, at most 4 copies each, takes a fast path.
+    """
+    if type(jokers) is not int or jokers < 0:
         raise InvalidHandError(f"jokers must be a count ≥ 0, not {jokers!r}")
+    if type(tiles) is list or type(tiles) is tuple:
+        size = len(tiles)
+        n = size + jokers
+        if 1 <= n <= 17 and n % 3 and copies == 4 and size < 16:
+            try:
+                if not size or (min(tiles) >= 0 and max(tiles) < NUM_KINDS):
+                    key = 0
+                    for t in tiles:
+                        key += INC[t]
+                    if not (key + _ADD3) & _HIGH:
+                        return key, n
+            except TypeError:
+                pass
+    return _prepare_slow(tiles, jokers, copies, what)
+
+
+def _describe(tiles: TileInput) -> str:
+    if isinstance(tiles, str):
+        return repr(tiles)
+    try:
+        return repr(to_mpsz(list(tiles)))
+    except ValueError:
+        return repr(tiles)
+
+
+def _prepare_slow(tiles: TileInput, jokers: int, copies: int, what: str) -> tuple[int, int]:
+    ts = parse(tiles)
+    shown = _describe(ts if not isinstance(tiles, str) else tiles)
     if copies not in (4, 8):
         raise InvalidHandError(f"copies must be 4 or 8, not {copies!r}")
     seen = [0] * NUM_KINDS
     for t in ts:
         if t >= NUM_KINDS:
-            raise InvalidHandError(f"{what} {tiles!r}: flower {to_mpsz([t])} is not part of a hand")
+            raise InvalidHandError(f"{what} {shown}: flower {to_mpsz([t])} is not part of a hand")
         seen[t] += 1
         if seen[t] > copies:
-            raise InvalidHandError(f"{what} {tiles!r}: more than {copies} copies of {to_mpsz([t])}")
+            raise InvalidHandError(f"{what} {shown}: more than {copies} copies of {to_mpsz([t])}")
     n = len(ts) + jokers
     if n % 3 == 0 or not 1 <= n <= 17:
         raise InvalidHandError(
-            f"{what} {tiles!r}: {n} tiles; a concealed part has 3k+1 or 3k+2 tiles (1, 2, 4, 5, … 16, 17)"
+            f"{what} {shown}: {n} tiles; a concealed part has 3k+1 or 3k+2 tiles (1, 2, 4, 5, … 16, 17)"
         )
-    return ts, n
+    return pack(ts), n
 
 
-def pack(tiles: Sequence[Tile]) -> int:
+def pack(tiles: Iterable[Tile]) -> int:
     """The packed count key of some tiles (4 bits a kind)."""
-    return sum(map(INC.__getitem__, tiles))
+    key = 0
+    for t in tiles:
+        key += INC[t]
+    return key
 
 
-def is_win(tiles: TileInput, *, jokers: int = 0, copies: int = 4, shapes: Iterable[str] | None = None) -> bool:
+def count_of(key: int, tile: Tile) -> int:
+    """How many of a kind a packed key holds."""
+    return (key >> (4 * tile)) & 15
+
+
+def is_win(
+    tiles: TileInput, *, jokers: int = 0, copies: int = 4, shapes: Iterable[str] | None = None
+) -> bool:
     """和牌: do the tiles (3k+2) form a complete hand of one of the shapes (all MCR shapes by default)?
 
     >>> is_win("11223344556677z")
     True
     """
-    ts, n = prepare(tiles, jokers, copies)
+    key, n = prepare(tiles, jokers, copies)
     if n % 3 != 2:
         return False
-    key = pack(ts)
     if shapes is None:
         return _s.overall(key, n, jokers) == -1
     allowed = _s.shapes_for(n)
-    return any(_s.SHAPE_FUNCS[name](key, n, jokers) == -1 for name in _checked_shapes(shapes) if name in allowed)
+    return any(
+        _s.SHAPE_FUNCS[name](key, n, jokers) == -1 for name in _checked_shapes(shapes) if name in allowed
+    )
 
 
 def shanten(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> int:
@@ -73,22 +119,32 @@ def shanten(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> int:
     >>> shanten("1122334455667z")
     0
     """
-    ts, n = prepare(tiles, jokers, copies)
-    return _s.overall(pack(ts), n, jokers)
+    if type(tiles) is list and not jokers and copies == 4 and 0 < len(tiles) < 16 and len(tiles) % 3:
+        # the hot path of prepare(), inlined: a plain list of kinds, no jokers, 4 copies
+        try:
+            if min(tiles) >= 0 and max(tiles) < NUM_KINDS:
+                key = 0
+                for t in tiles:
+                    key += INC[t]
+                if not (key + _ADD3) & _HIGH:
+                    return _s.overall(key, len(tiles), 0)
+        except TypeError:
+            pass
+    key, n = prepare(tiles, jokers, copies)
+    return _s.overall(key, n, jokers)
 
 
 def regular_shanten(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> int:
     """Shanten of the regular shape (sets and a pair) alone."""
-    ts, n = prepare(tiles, jokers, copies)
-    return _s.regular(pack(ts), n, jokers)
+    key, n = prepare(tiles, jokers, copies)
+    return _s.regular(key, n, jokers)
 
 
 def shanten_by_shape(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> dict[str, int]:
     """Shanten of each shape the tile count allows: keys ``regular``, ``seven_pairs``,
     ``thirteen_orphans``, ``knitted_straight``, ``honors_and_knitted`` (only ``regular`` for counts
     that rule the others out; ``knitted_straight`` also for 10–11 tiles)."""
-    ts, n = prepare(tiles, jokers, copies)
-    key = pack(ts)
+    key, n = prepare(tiles, jokers, copies)
     return {name: _s.SHAPE_FUNCS[name](key, n, jokers) for name in _s.shapes_for(n)}
 
 
@@ -105,10 +161,7 @@ def _checked_shapes(shapes: Iterable[str]) -> list[str]:
 
 def _has_neighbour(key: int, t: Tile) -> bool:
     r = t % 9
-    for d in (-2, -1, 1, 2):
-        if 0 <= r + d <= 8 and (key >> (4 * (t + d))) & 15:
-            return True
-    return False
+    return any(0 <= r + d <= 8 and (key >> (4 * (t + d))) & 15 for d in (-2, -1, 1, 2))
 
 
 def _regular_useful(key: int, sets: int, jokers: int, copies: int, floor: int, out: set[Tile]) -> int:
@@ -122,24 +175,27 @@ def _regular_useful(key: int, sets: int, jokers: int, copies: int, floor: int, o
         c = (key >> (4 * t)) & 15
         if c >= copies and cur > 0:
             continue
-        if c == 0 and (t >= 27 or not _has_neighbour(key, t)):
-            continue
+        if c == 0 and not jokers and (t >= 27 or not _has_neighbour(key, t)):
+            continue  # without jokers an isolated new tile lowers nothing
         if max(floor - 1, regular_value(key + INC[t], sets) - jokers) < cur:
             out.add(t)
     return cur
 
 
-def useful_by_shape(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> dict[str, tuple[int, list[Tile]]]:
+def useful_by_shape(
+    tiles: TileInput, *, jokers: int = 0, copies: int = 4
+) -> dict[str, tuple[int, list[Tile]]]:
     """For each shape: (shanten, kinds that lower it). Defined for 3k+1 tiles.
 
     The kinds are those of the reference calculator: for the regular shape, a kind already held
     ``copies`` times counts only once the hand is ready (so a ready hand lists every completing kind);
     for the knitted straight, the missing tiles of the best sequences and the kinds that help the rest.
     """
-    ts, n = prepare(tiles, jokers, copies)
+    key, n = prepare(tiles, jokers, copies)
     if n % 3 != 1:
-        raise InvalidHandError(f"hand {tiles!r}: useful tiles are defined for 3k+1 tiles, not {n}; discard first")
-    key = pack(ts)
+        raise InvalidHandError(
+            f"hand {tiles!r}: useful tiles are defined for 3k+1 tiles, not {n}; discard first"
+        )
     result: dict[str, tuple[int, list[Tile]]] = {}
     for name in _s.shapes_for(n):
         result[name] = _useful_one(name, key, n, jokers, copies)
@@ -148,7 +204,13 @@ def useful_by_shape(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> di
 
 def _useful_one(name: str, key: int, n: int, jokers: int, copies: int) -> tuple[int, list[Tile]]:
     out: set[Tile] = set()
-    if name == _s.REGULAR:
+    if jokers:  # by definition (the reference has no jokers, so none of its shortcuts apply)
+        fn = _s.SHAPE_FUNCS[name]
+        cur = fn(key, n, jokers)
+        for t in range(NUM_KINDS):
+            if (cur <= 0 or count_of(key, t) < copies) and fn(key + INC[t], n + 1, jokers) < cur:
+                out.add(t)
+    elif name == _s.REGULAR:
         cur = _regular_useful(key, (n - 1) // 3, jokers, copies, 0, out)
     elif name == _s.KNITTED_STRAIGHT:
         pats = _s.knitted_patterns(key, n)
@@ -193,7 +255,7 @@ def waits(
     *,
     jokers: int = 0,
     copies: int = 4,
-    exposed: Iterable[Tile] = (),
+    exposed: TileInput = (),
     shapes: Iterable[str] | None = None,
 ) -> list[Tile]:
     """听牌: the kinds that complete the hand (3k+1 tiles), leaving out a kind whose every copy the
@@ -201,16 +263,17 @@ def waits(
 
     >>> waits("1112345678999m")  # 九莲宝灯 nine gates: every 万
     [0, 1, 2, 3, 4, 5, 6, 7, 8]
-    >>> waits("1111m", exposed="")  # the pair wait on 1m is gone: all four are held
-    [1, 2]
+    >>> waits("1111m")  # the only completing kind, 1m, is all in hand
+    []
+    >>> waits("2p", exposed="222p")  # a pair wait on 2p whose other copies are in a pung
+    []
+    >>> waits("2p", exposed="2222p", copies=8)  # 无双 8 copies: four more 2p are left
+    [10]
     """
-    ts, n = prepare(tiles, jokers, copies)
+    key, n = prepare(tiles, jokers, copies)
     if n % 3 != 1:
         raise InvalidHandError(f"hand {tiles!r}: waits are defined for 3k+1 tiles, not {n}")
-    key = pack(ts)
-    held = [0] * NUM_KINDS
-    for t in ts:
-        held[t] += 1
+    held = [count_of(key, t) for t in range(NUM_KINDS)]
     for t in parse(exposed):
         if 0 <= t < NUM_KINDS:
             held[t] += 1

@@ -4,7 +4,7 @@ Each suit's readings are computed once per suit key (memoised) and the hand's re
 product with exactly one pair overall.
 
 >>> [d.to_notation() for d in decompositions("111222333m11z")]
-['123m123m123m11z', '111m222m333m11z']
+['111m222m333m11z', '123m123m123m11z']
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from erma.analysis.api import TileInput, pack, prepare
+from erma.analysis.api import TileInput, prepare
 from erma.analysis.tables import SUIT_MASK
 from erma.tiles import Tile, to_mpsz
 
@@ -71,10 +71,9 @@ def decompositions(tiles: TileInput, *, copies: int = 4) -> list[Decomposition]:
     >>> decompositions("11122233m")[0].to_notation()
     '111m222m33m'
     """
-    ts, n = prepare(tiles, 0, copies)
+    key, n = prepare(tiles, 0, copies)
     if n % 3 != 2:
         return []
-    key = pack(ts)
     groups = [
         (_readings(key & SUIT_MASK, False), 0),
         (_readings((key >> 36) & SUIT_MASK, False), 9),
@@ -89,8 +88,12 @@ def decompositions(tiles: TileInput, *, copies: int = 4) -> list[Decomposition]:
         pairs = [pa + base for (_, _, pa), (_, base) in zip(combo, groups, strict=True) if pa >= 0]
         if len(pairs) != 1:
             continue
-        chows = tuple(sorted(c + base for (ch, _, _), (_, base) in zip(combo, groups, strict=True) for c in ch))
-        pungs = tuple(sorted(p + base for (_, pu, _), (_, base) in zip(combo, groups, strict=True) for p in pu))
+        chows = tuple(
+            sorted(c + base for (ch, _, _), (_, base) in zip(combo, groups, strict=True) for c in ch)
+        )
+        pungs = tuple(
+            sorted(p + base for (_, pu, _), (_, base) in zip(combo, groups, strict=True) for p in pu)
+        )
         d = Decomposition(chows, pungs, pairs[0])
         if d not in seen:
             seen.add(d)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from erma.analysis.tables import SUIT_MASK, regular_value
+from erma.analysis.tables import COMBO, SUIT_MASK, VALUES, combine, honor_pid, regular_value, suit_pid
 
 REGULAR: Final = "regular"
 SEVEN_PAIRS: Final = "seven_pairs"
@@ -39,10 +39,22 @@ def shapes_for(n: int) -> tuple[str, ...]:
 class SuitInfo:
     """What the special shapes need to know of one suit's counts (computed once per suit key)."""
 
-    __slots__ = ("has_terminal_pair", "knit", "odd", "pairs", "remainder", "terminals")
+    __slots__ = (
+        "has_terminal_pair",
+        "knit",
+        "knit_code",
+        "odd",
+        "pairs",
+        "pid",
+        "remainder",
+        "spec",
+        "terminals",
+    )
 
     def __init__(self, key: int) -> None:
         c = [(key >> (4 * r)) & 15 for r in range(9)]
+        self.pid = suit_pid(key)
+        """Profile id of the regular shape (see tables)."""
         self.pairs = sum(x // 2 for x in c)
         """Pairs for seven pairs (four of a kind gives two)."""
         self.odd = sum(x % 2 for x in c)
@@ -52,6 +64,10 @@ class SuitInfo:
         self.has_terminal_pair = c[0] >= 2 or c[8] >= 2
         self.knit = tuple(sum(c[r] > 0 for r in range(x, 9, 3)) for x in range(3))
         """Kinds present among 147, 258, 369."""
+        self.knit_code = self.knit[0] | self.knit[1] << 2 | self.knit[2] << 4
+        """The three knit counts packed in 6 bits."""
+        self.spec = _spec(self.pairs, self.odd, self.terminals, self.has_terminal_pair)
+        """Pairs, odd kinds, orphan kinds and orphan pair, packed so that groups add up field by field."""
         self.remainder = tuple(key - sum(1 << (4 * r) for r in range(x, 9, 3) if c[r]) for x in range(3))
         """The suit key less one copy of each present tile of 147, 258, 369."""
 
@@ -59,14 +75,20 @@ class SuitInfo:
 class HonorInfo:
     """What the special shapes need to know of the honours' counts."""
 
-    __slots__ = ("has_pair", "kinds", "odd", "pairs")
+    __slots__ = ("has_pair", "kinds", "odd", "pairs", "pid", "spec")
 
     def __init__(self, key: int) -> None:
         c = [(key >> (4 * r)) & 15 for r in range(7)]
+        self.pid = honor_pid(key)
         self.pairs = sum(x // 2 for x in c)
         self.odd = sum(x % 2 for x in c)
         self.kinds = sum(x > 0 for x in c)
         self.has_pair = any(x >= 2 for x in c)
+        self.spec = _spec(self.pairs, self.odd, self.kinds, self.has_pair)
+
+
+def _spec(pairs: int, odd: int, orphans: int, orphan_pair: bool) -> int:
+    return pairs | odd << 6 | orphans << 12 | orphan_pair << 18
 
 
 _SUIT_INFO: dict[int, SuitInfo] = {}
@@ -190,20 +212,76 @@ SHAPE_FUNCS: Final = {
 }
 
 
+def _knit_best(code: int) -> tuple[int, tuple[tuple[int, tuple[int, int, int]], ...]]:
+    """For the packed knit counts of three suits: the best count and every (count, pattern), best first."""
+    found = _KNIT_BEST.get(code)
+    if found is None:
+        km, kp, ks = code & 63, (code >> 6) & 63, code >> 12
+        scored = sorted(
+            (
+                (((km >> 2 * a) & 3) + ((kp >> 2 * b) & 3) + ((ks >> 2 * c) & 3), (a, b, c))
+                for a, b, c in KNIT_PERMS
+            ),
+            reverse=True,
+        )
+        found = _KNIT_BEST[code] = (scored[0][0], tuple(scored))
+    return found
+
+
+_KNIT_BEST: dict[int, tuple[int, tuple[tuple[int, tuple[int, int, int]], ...]]] = {}
+
+
 def overall(key: int, n: int, jokers: int = 0) -> int:
-    """The least shanten over the shapes n tiles can take."""
-    best = regular(key, n, jokers)
-    if n in (13, 14):
-        f = -1 if n == 14 else 0
-        if best > f:
-            best = min(
-                best,
-                seven_pairs(key, n, jokers),
-                thirteen_orphans(key, n, jokers),
-                honors_and_knitted(key, n, jokers),
-            )
-        if best > f:
-            best = knitted_straight(key, n, jokers, best)
-    elif n in (10, 11) and best > floor_of(n):
-        best = knitted_straight(key, n, jokers, best)
-    return best
+    """The least shanten over the shapes n tiles can take (the hot path: one lookup per group)."""
+    k = key & SUIT_MASK
+    m = _SUIT_INFO.get(k) or suit_info(k)
+    k = (key >> 36) & SUIT_MASK
+    p = _SUIT_INFO.get(k) or suit_info(k)
+    k = (key >> 72) & SUIT_MASK
+    s = _SUIT_INFO.get(k) or suit_info(k)
+    h = _HONOR_INFO.get(key >> 108) or honor_info(key >> 108)
+    k = m.pid << 20 | p.pid
+    pid = COMBO.get(k) or combine(m.pid, p.pid)
+    k = pid << 20 | s.pid
+    pid = COMBO.get(k) or combine(pid, s.pid)
+    k = pid << 20 | h.pid
+    pid = COMBO.get(k) or combine(pid, h.pid)
+    f = -1 if n % 3 == 2 else 0
+    best = VALUES[pid][(n - 1) // 3] - jokers
+    if best <= f:
+        return f
+    if n < 10 or n in (12, 15, 16, 17):
+        return best
+    k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
+    knit, perms = _KNIT_BEST.get(k) or _knit_best(k)
+    if n >= 13:
+        spec = m.spec + p.spec + s.spec + h.spec
+        pairs = spec & 63
+        if jokers:
+            odd = (spec >> 6) & 63
+            used = min(jokers, odd)
+            pairs += used + (jokers - used) // 2
+        v = 6 - min(pairs, 7)
+        if v < best:
+            best = v
+        v = (12 if spec >> 18 else 13) - ((spec >> 12) & 63) - jokers
+        if v < best:
+            best = v
+        v = 13 - h.kinds - knit - jokers
+        if v < best:
+            best = v
+        if best <= f:
+            return f
+    if 8 - knit - jokers >= best:
+        return best
+    rest_sets = (n - 1) // 3 - 3
+    honors = (key >> 108) << 108
+    for count, (a, b, c) in perms:
+        missing = 9 - count
+        if missing - 1 - jokers >= best:
+            break
+        rem = m.remainder[a] | p.remainder[b] << 36 | s.remainder[c] << 72 | honors
+        v = missing + regular_value(rem, rest_sets) - jokers
+        if v < best:
+            best = v
+    return best if best > f else f

@@ -191,4 +191,6 @@ def table_sizes() -> dict[str, int]:
     }
 
 
+PROFILES.append(())  # id 0 is never used, so that a found id is always truthy
+VALUES.append(())
 intern(_EMPTY)
