@@ -219,7 +219,18 @@ def parse(text: str | Iterable[int]) -> list[Tile]:
     if _BOTZONE_RE.match(stripped) and _looks_botzone(text):
         return _parse_botzone(text)
     if any(ch in _ZH_TO_TILE or "\u4e00" <= ch <= "\u9fff" for ch in stripped):
-        return _parse_zh(text)
+        # Chinese names, possibly mixed token by token with the other notations
+        out: list[Tile] = []
+        for tok in re.split(r"[\s,，]+", text.strip()):
+            if not tok:
+                continue
+            if _BOTZONE_RE.fullmatch(tok):
+                out.append(_BOTZONE_TO_TILE[tok])
+            elif any("\u4e00" <= ch <= "\u9fff" for ch in tok):
+                out.extend(_parse_zh(tok, text))
+            else:
+                out.extend(_parse_mpsz(text, tok))
+        return out
     return _parse_mpsz(text, stripped)
 
 
@@ -246,9 +257,9 @@ def _parse_botzone(text: str) -> list[Tile]:
     return tiles
 
 
-def _parse_zh(text: str) -> list[Tile]:
+def _parse_zh(token: str, text: str) -> list[Tile]:
     tiles: list[Tile] = []
-    for tok in text.replace(",", " ").replace("，", " ").split():
+    for tok in token.split():
         pos = 0
         while pos < len(tok):
             for length in (4, 3, 2, 1):
