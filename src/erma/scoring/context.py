@@ -1,0 +1,238 @@
+"""The win context (和牌情境): a scoring record read into a checked, frozen value.
+
+A record is a dict in PyMahjongGB's vocabulary (docs/scoring.md lists every key)::
+
+    {"packs": [["PENG", "1z", 1]], "hand": "123456m789p23s5z", "win_tile": "5z",
+     "flower_count": 0, "is_self_drawn": False, "is_4th_tile": False, "is_about_kong": False,
+     "is_wall_last": False, "seat_wind": 0, "prevalent_wind": 0}
+
+``read_record`` raises :class:`~erma.errors.InvalidHandError` (or ``InvalidNotationError``) quoting the
+bad key; ``score_record`` turns that into an ``invalid_input`` result.
+
+>>> ctx = read_record({"packs": [["GANG", "W1", 0]], "hand": "234m678m2225z", "win_tile": "5z"})
+>>> ctx.melds, to_mpsz(ctx.concealed), ctx.win_tile
+((Meld.parse('[1111m]'),), '234678m2225z', 31)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from erma.errors import InvalidHandError, InvalidNotationError
+from erma.hand import Meld, MeldKind
+from erma.tiles import BOTZONE, FLOWERS, NUM_ALL_KINDS, NUM_KINDS, Tile, parse, tile_to_mpsz, to_mpsz
+
+REQUIRED_KEYS = ("packs", "hand", "win_tile")
+"""Keys a record must have; the others have defaults."""
+
+FLAG_KEYS = ("is_self_drawn", "is_4th_tile", "is_about_kong", "is_wall_last")
+"""The reference calculator's win flags (default false)."""
+
+OPTIONAL_BOOL_KEYS = (
+    "is_initial",
+    "is_dealer",
+    "declared_ready",
+    "declared_ready_first_turn",
+    "ready_one_shot",
+)
+"""Context for the two-player tables (default false; ``is_dealer`` defaults to seat_wind == 0)."""
+
+KNOWN_KEYS = frozenset(
+    (
+        *REQUIRED_KEYS,
+        *FLAG_KEYS,
+        *OPTIONAL_BOOL_KEYS,
+        "flower_count",
+        "flowers",
+        "bonus_count",
+        "seat_wind",
+        "prevalent_wind",
+    )
+)
+
+_TOKEN: dict[str, Tile] = {}
+for _t in range(NUM_ALL_KINDS):
+    _TOKEN[BOTZONE[_t]] = _t
+    _TOKEN[tile_to_mpsz(_t)] = _t
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """A complete winning hand and how it was won: everything scoring reads."""
+
+    melds: tuple[Meld, ...]
+    """Declared sets (副露, and concealed kongs), in record order."""
+    concealed: tuple[Tile, ...]
+    """The concealed (standing) tiles without the winning tile, sorted."""
+    win_tile: Tile
+    """和牌张."""
+    self_drawn: bool = False
+    """自摸 (else won on a discard or a robbed kong)."""
+    fourth_tile: bool = False
+    """和绝张 as the caller sees it: the other three copies are visible."""
+    about_kong: bool = False
+    """杠上开花 when self-drawn (a kong replacement), 抢杠和 otherwise (a robbed added kong)."""
+    wall_last: bool = False
+    """The last tile of the wall: 妙手回春 when self-drawn, 海底捞月 otherwise."""
+    seat_wind: int = 0
+    """门风 0–3 = 东南西北."""
+    prevalent_wind: int = 0
+    """圈风 0–3 = 东南西北."""
+    flowers: tuple[Tile, ...] = ()
+    """Flowers held, by kind (34–41), when the record names them."""
+    flower_count: int = 0
+    """花牌 count."""
+    bonus_count: int = 0
+    """Bonus-tile copies held (cuopai 花牌 §1.7); no mcr fan reads it."""
+    is_initial: bool = False
+    """The win comes on the first turn, no claim or kong before (天和 / 地和 / 人和)."""
+    is_dealer: bool = False
+    """The winner is the dealer (庄家)."""
+    declared_ready: bool = False
+    """The winner had declared ready (报听)."""
+    declared_ready_first_turn: bool = False
+    """Ready declared with the winner's first discard, no claim or kong before (天听)."""
+    ready_one_shot: bool = False
+    """Won within one go-round of declaring ready (报听一发)."""
+
+    def to_notation(self) -> str:
+        """``[1111m](2222z)234m678m5z+5z`` (RULES §0.1 hand notation, context left out)."""
+        return (
+            "".join(m.to_notation() for m in self.melds)
+            + to_mpsz(self.concealed)
+            + "+"
+            + tile_to_mpsz(self.win_tile)
+        )
+
+
+def _tile(value: object, where: str) -> Tile:
+    if isinstance(value, str):
+        t = _TOKEN.get(value.strip())
+        if t is None:
+            tiles = parse(value)
+            if len(tiles) != 1:
+                raise InvalidNotationError(f"{where}: {value!r} is not one tile")
+            t = tiles[0]
+        return t
+    raise InvalidHandError(f"{where}: a tile is a string such as '5m' or 'W5', not {value!r}")
+
+
+def _tiles(value: object, where: str) -> list[Tile]:
+    if isinstance(value, str):
+        return parse(value)
+    if isinstance(value, list | tuple):
+        return [_tile(v, where) for v in value]
+    raise InvalidHandError(f"{where}: expected a notation string or a list of tiles, not {value!r}")
+
+
+def _bool(record: Mapping[str, object], key: str, default: bool = False) -> bool:
+    v = record.get(key, default)
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int) and v in (0, 1):
+        return bool(v)
+    raise InvalidHandError(f"{key} must be true or false, not {v!r}")
+
+
+def _int(record: Mapping[str, object], key: str, lo: int, hi: int, default: int = 0) -> int:
+    v = record.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise InvalidHandError(f"{key} must be an integer {lo}–{hi}, not {v!r}")
+    return v
+
+
+def _meld(raw: object, i: int) -> Meld:
+    where = f"packs[{i}]"
+    if not isinstance(raw, list | tuple) or len(raw) != 3:
+        raise InvalidHandError(f"{where}: a pack is [kind, tile, offer], not {raw!r}")
+    kind, tile_text, offer = raw
+    if not isinstance(kind, str) or kind.upper() not in ("CHI", "PENG", "GANG"):
+        raise InvalidHandError(f"{where}: kind must be CHI, PENG or GANG, not {kind!r}")
+    if not isinstance(offer, int) or isinstance(offer, bool) or not 0 <= offer <= 3:
+        raise InvalidHandError(f"{where}: offer must be 0–3, not {offer!r}")
+    tile = _tile(tile_text, where)
+    if tile >= NUM_KINDS:
+        raise InvalidHandError(f"{where}: a flower cannot be part of a pack")
+    kind = kind.upper()
+    if kind != "GANG" and offer == 0:
+        raise InvalidHandError(f"{where}: offer 0 (concealed) is only for a concealed kong, not {kind}")
+    if kind == "CHI":
+        if tile >= 27 or tile % 9 in (0, 8):
+            raise InvalidHandError(f"{where}: a CHI names its middle tile (2–8 of a suit), not {tile_text!r}")
+        return Meld(MeldKind.CHOW, tile - 1)
+    if kind == "PENG":
+        return Meld(MeldKind.PUNG, tile)
+    return Meld(MeldKind.CONCEALED_KONG if offer == 0 else MeldKind.EXPOSED_KONG, tile)
+
+
+def read_record(record: object) -> WinContext:
+    """Check a record and read it into a :class:`WinContext`; raises InvalidHandError / InvalidNotationError.
+
+    The hand must be complete in size (3 per pack + concealed tiles = 13, plus the winning tile) and
+    use at most 4 copies of a kind; whether it wins is for the pipeline to say.
+    """
+    if not isinstance(record, Mapping):
+        raise InvalidHandError(f"a record is a JSON object, not {type(record).__name__}")
+    missing = [k for k in REQUIRED_KEYS if k not in record]
+    if missing:
+        raise InvalidHandError(f"record lacks {', '.join(missing)}")
+    unknown = sorted(str(k) for k in record if k not in KNOWN_KEYS)
+    if unknown:
+        raise InvalidHandError(f"record has unknown key(s) {', '.join(unknown)}")
+    packs = record["packs"]
+    if not isinstance(packs, list | tuple) or len(packs) > 4:
+        raise InvalidHandError(f"packs must be a list of at most 4 packs, not {packs!r}")
+    melds = tuple(_meld(p, i) for i, p in enumerate(packs))
+    concealed = _tiles(record["hand"], "hand")
+    win = _tile(record["win_tile"], "win_tile")
+    if any(t >= NUM_KINDS for t in concealed) or win >= NUM_KINDS:
+        raise InvalidHandError("hand: flowers are not part of a hand; give them as flower_count or flowers")
+    if len(concealed) + 3 * len(melds) != 13:
+        raise InvalidHandError(
+            f"hand {to_mpsz(concealed)!r} has {len(concealed)} tiles beside {len(melds)} pack(s); "
+            f"it needs {13 - 3 * len(melds)} (the winning tile apart)"
+        )
+    seen = [0] * NUM_KINDS
+    for m in melds:
+        for t in m.tiles:
+            seen[t] += 1
+    for t in concealed:
+        seen[t] += 1
+    seen[win] += 1
+    over = [t for t in range(NUM_KINDS) if seen[t] > 4]
+    if over:
+        raise InvalidHandError(f"more than 4 copies of {', '.join(tile_to_mpsz(t) for t in over)}")
+    flowers: tuple[Tile, ...] = ()
+    if "flowers" in record:
+        fl = _tiles(record["flowers"], "flowers")
+        if any(t not in FLOWERS for t in fl) or len(set(fl)) != len(fl):
+            raise InvalidHandError(
+                f"flowers must be distinct flower tiles (1f–8f), not {record['flowers']!r}"
+            )
+        flowers = tuple(sorted(fl))
+        count = _int(record, "flower_count", 0, 8, len(flowers))
+        if count != len(flowers):
+            raise InvalidHandError(f"flower_count {count} does not match flowers {to_mpsz(flowers)!r}")
+    else:
+        count = _int(record, "flower_count", 0, 8)
+    seat = _int(record, "seat_wind", 0, 3)
+    return WinContext(
+        melds=melds,
+        concealed=tuple(sorted(concealed)),
+        win_tile=win,
+        self_drawn=_bool(record, "is_self_drawn"),
+        fourth_tile=_bool(record, "is_4th_tile"),
+        about_kong=_bool(record, "is_about_kong"),
+        wall_last=_bool(record, "is_wall_last"),
+        seat_wind=seat,
+        prevalent_wind=_int(record, "prevalent_wind", 0, 3),
+        flowers=flowers,
+        flower_count=count,
+        bonus_count=_int(record, "bonus_count", 0, 64),
+        is_initial=_bool(record, "is_initial"),
+        is_dealer=_bool(record, "is_dealer", seat == 0),
+        declared_ready=_bool(record, "declared_ready"),
+        declared_ready_first_turn=_bool(record, "declared_ready_first_turn"),
+        ready_one_shot=_bool(record, "ready_one_shot"),
+    )

@@ -1,0 +1,250 @@
+"""The scoring pipeline (算番): decompose → detect → exclude → total → best, each step a pure function.
+
+>>> r = score_record({"packs": [], "hand": "1112345678999m", "win_tile": "5m"})
+>>> [(f["name_zh"], f["points"], f["count"]) for f in r["fans"]], r["total"]
+([('九莲宝灯', 88, 1), ('双暗刻', 2, 1), ('幺九刻', 1, 1)], 91)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from erma.errors import ErmaError
+from erma.scoring.combine import GroupPlan, combine_chows, combine_pungs
+from erma.scoring.context import WinContext, read_record
+from erma.scoring.detectors import REGISTRY, Detector, Hit
+from erma.scoring.readings import KONG, REGULAR, HandView, readings
+from erma.scoring.table import FanRow, FanTable, load_table
+from erma.tiles import to_mpsz
+
+Fans = dict[str, list[Hit]]
+"""Fan id → its instances (hits), for one reading."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A table compiled for scoring: which detectors to run, in which order."""
+
+    table: FanTable
+    """The fan table."""
+    detectors: tuple[tuple[str, frozenset[str], Detector], ...]
+    """(id, shapes, detector) of the table's fan detectors, in table order."""
+    groups: GroupPlan
+    """The table's set-group fans."""
+    fallbacks: tuple[tuple[str, Detector], ...]
+    """Fans scored when nothing else counts (无番和)."""
+    excluding: tuple[FanRow, ...]
+    """Rows with exclusions, in table order."""
+    rows: dict[str, FanRow]
+    """Row by id."""
+    order: dict[str, int]
+    """Priority (table position) by id."""
+
+
+@functools.cache
+def plan_for(table: str) -> Plan:
+    """Compile the named table (cached)."""
+    t = load_table(table)
+    detectors = []
+    fallbacks = []
+    for row in t.rows:
+        spec = REGISTRY[row.id]
+        if spec.detect is None:
+            continue
+        if spec.fallback:
+            fallbacks.append((row.id, spec.detect))
+        else:
+            detectors.append((row.id, spec.shapes, spec.detect))
+    return Plan(
+        table=t,
+        detectors=tuple(detectors),
+        groups=GroupPlan.for_table(t),
+        fallbacks=tuple(fallbacks),
+        excluding=tuple(r for r in t.rows if r.excludes),
+        rows={r.id: r for r in t.rows},
+        order={r.id: i for i, r in enumerate(t.rows)},
+    )
+
+
+def detect(view: HandView, plan: Plan) -> Fans:
+    """Step 2: every fan of the table that applies to this reading, before exclusions."""
+    fans: Fans = {}
+    shape = view.shape
+    for fan_id, shapes, fn in plan.detectors:
+        if shape in shapes:
+            hits = fn(view)
+            if hits:
+                fans[fan_id] = hits
+    if shape == REGULAR:
+        fans.update(combine_chows(view.chows, plan.groups))
+        kongs = {g.tile for g in view.sets if g.kind == KONG}
+        fans.update(combine_pungs(view.pungs, plan.groups, [4 if t in kongs else 3 for t in view.pungs]))
+    return fans
+
+
+def exclude(fans: Fans, plan: Plan) -> Fans:
+    """Step 3: apply the table's exclusions (不计) in priority order; a removed fan excludes nothing."""
+    out = {k: list(v) for k, v in fans.items()}
+    for row in plan.excluding:
+        mine = out.get(row.id)
+        if not mine:
+            continue
+        for ex in row.excludes:
+            target = out.get(ex.target)
+            if not target:
+                continue
+            if ex.own:
+                own_parts = {p for hit in mine for p in hit}
+                target = [h for h in target if not all(p in own_parts for p in h)]
+            elif ex.count:
+                target = target[: max(0, len(target) - ex.count)]
+            else:
+                target = []
+            if target:
+                out[ex.target] = target
+            else:
+                del out[ex.target]
+    return out
+
+
+def count_of(row: FanRow, hits: list[Hit]) -> int:
+    """Instances counted: every hit for a per-instance fan, else one."""
+    return len(hits) if row.per_instance else 1
+
+
+def total(fans: Fans, plan: Plan) -> int:
+    """Step 4: the points of a reading (limit fans alone when any applies)."""
+    rows = plan.rows
+    limits = [k for k in fans if rows[k].limit]
+    keys = limits or list(fans)
+    return sum(rows[k].value * count_of(rows[k], fans[k]) for k in keys)
+
+
+def score_view(view: HandView, plan: Plan) -> tuple[Fans, int]:
+    """Steps 2–4 for one reading: its fans after exclusions (and the fallback) and its total."""
+    fans = exclude(detect(view, plan), plan)
+    rows = plan.rows
+    if not any(rows[k].counts_for_min for k in fans):
+        for fan_id, fn in plan.fallbacks:
+            fans[fan_id] = fn(view)
+    return fans, total(fans, plan)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredFan:
+    """One fan of a result (番种): what it is, its points, how many times, and the tiles that make it."""
+
+    id: str
+    """Fan id."""
+    name_zh: str
+    """Chinese name."""
+    name_en: str
+    """English name."""
+    points: int
+    """Points per instance."""
+    count: int
+    """Instances counted."""
+    tiles: tuple[str, ...]
+    """Each instance's sets or tiles, in mpsz (sets separated by spaces)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape: id, name_zh, name_en, points, count, tiles."""
+        return {
+            "id": self.id,
+            "name_zh": self.name_zh,
+            "name_en": self.name_en,
+            "points": self.points,
+            "count": self.count,
+            "tiles": list(self.tiles),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """A scored winning hand: the fans of the best reading, the total and the capped total."""
+
+    fans: tuple[ScoredFan, ...]
+    """Counted fans in table order."""
+    total: int
+    """Sum of points × count (limit fans alone if any applies)."""
+    capped_total: int
+    """The total after the table's cap (== total without a cap)."""
+    reading: str
+    """The chosen reading in mpsz (sets and pair), for explanations."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of :func:`score_record`."""
+        return {
+            "fans": [f.to_dict() for f in self.fans],
+            "total": self.total,
+            "capped_total": self.capped_total,
+            "reading": self.reading,
+        }
+
+
+def _hit_text(hit: Hit) -> str:
+    return " ".join(to_mpsz(p) for p in hit if p)
+
+
+def best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, int] | None:
+    """Step 5: the reading with the highest total, with the table's tie-breaks (就高不就低)."""
+    chosen: tuple[HandView, Fans, int] | None = None
+    top = -1
+    yielding = False
+    prefer = plan.table.prefer
+    for i, v in enumerate(views):
+        fans, pts = score_view(v, plan)
+        if pts > top or (pts == top and (yielding or any(k in fans for k in prefer))):
+            chosen = (v, fans, pts)
+        if pts > top:
+            top = pts
+        if i == 0 and v.shape != REGULAR:
+            yielding = any(k in fans for k in plan.table.yield_to_later)
+    return chosen
+
+
+def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
+    """Score a win context with a table; None if the hand does not win."""
+    plan = plan_for(table)
+    _, views = readings(ctx)
+    found = best(views, plan)
+    if found is None:
+        return None
+    view, fans, pts = found
+    rows = plan.rows
+    scored = tuple(
+        ScoredFan(
+            id=k,
+            name_zh=rows[k].name_zh,
+            name_en=rows[k].name_en,
+            points=rows[k].value,
+            count=count_of(rows[k], fans[k]),
+            tiles=tuple(_hit_text(h) for h in fans[k][: count_of(rows[k], fans[k])]),
+        )
+        for k in sorted(fans, key=plan.order.__getitem__)
+    )
+    cap = plan.table.cap
+    return ScoreResult(scored, pts, min(pts, cap) if cap else pts, view.describe())
+
+
+def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any]:
+    """Score one record (PyMahjongGB's vocabulary, see docs/scoring.md) with a fan table.
+
+    Returns ``{"fans": [...], "total", "capped_total", "reading"}``, or ``{"error": "not_win" |
+    "invalid_input", "message": …}``; never raises for a bad record (an unknown or malformed *table*
+    raises :class:`~erma.errors.RuleSetError`, a configuration error).
+    """
+    plan_for(table)  # a bad table is the caller's configuration error: let RuleSetError through
+    try:
+        ctx = read_record(record)
+    except ErmaError as exc:
+        return {"error": "invalid_input", "message": str(exc)}
+    except (TypeError, ValueError, KeyError) as exc:  # defensive: odd values inside the record
+        return {"error": "invalid_input", "message": f"malformed record: {exc}"}
+    result = score(ctx, table)
+    if result is None:
+        return {"error": "not_win", "message": f"{ctx.to_notation()} is not a winning hand"}
+    return result.to_dict()
