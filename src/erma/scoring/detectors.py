@@ -207,25 +207,25 @@ def all_green(v: HandView) -> list[Hit]:
 @fan("all_terminals", TILE_SHAPES)
 def all_terminals(v: HandView) -> list[Hit]:
     """清幺九 All Terminals: only 1s and 9s."""
-    return _whole(v) if all(t < 27 and t % 9 in (0, 8) for t in v.facts.kinds) else _NONE
+    return _whole(v) if v.facts.terminals_only else _NONE
 
 
 @fan("all_honors", TILE_SHAPES)
 def all_honors(v: HandView) -> list[Hit]:
     """字一色 All Honors."""
-    return _whole(v) if v.facts.kinds[0] >= 27 else _NONE
+    return _whole(v) if v.facts.suits == 0 else _NONE
 
 
 @fan("all_terminals_and_honors", TILE_SHAPES)
 def all_terminals_and_honors(v: HandView) -> list[Hit]:
     """混幺九 All Terminals and Honors: only terminals and honours."""
-    return _whole(v) if all(t >= 27 or t % 9 in (0, 8) for t in v.facts.kinds) else _NONE
+    return _whole(v) if v.facts.outside_only else _NONE
 
 
 @fan("all_simples", TILE_SHAPES)
 def all_simples(v: HandView) -> list[Hit]:
     """断幺 All Simples: no terminal or honour."""
-    return _whole(v) if all(t < 27 and t % 9 not in (0, 8) for t in v.facts.kinds) else _NONE
+    return _whole(v) if v.facts.simples_only else _NONE
 
 
 @fan("reversible_tiles", TILE_SHAPES)
@@ -234,59 +234,43 @@ def reversible_tiles(v: HandView) -> list[Hit]:
     return _whole(v) if all(t in REVERSIBLE for t in v.facts.kinds) else _NONE
 
 
-def _suits(v: HandView) -> tuple[int, bool]:
-    suits = {_suit(t) for t in v.facts.kinds if t < 27}
-    return len(suits), v.facts.kinds[-1] >= 27
-
-
 @fan("full_flush", TILE_SHAPES)
 def full_flush(v: HandView) -> list[Hit]:
     """清一色 Full Flush: one suit, no honours."""
-    n, honors = _suits(v)
-    return _whole(v) if n == 1 and not honors else _NONE
+    f = v.facts
+    return _whole(v) if f.suits == 1 and not f.honors else _NONE
 
 
 @fan("half_flush", TILE_SHAPES)
 def half_flush(v: HandView) -> list[Hit]:
     """混一色 Half Flush: one suit and honours."""
-    n, honors = _suits(v)
-    return _whole(v) if n == 1 and honors else _NONE
+    f = v.facts
+    return _whole(v) if f.suits == 1 and f.honors else _NONE
 
 
 @fan("one_voided_suit", TILE_SHAPES)
 def one_voided_suit(v: HandView) -> list[Hit]:
     """缺一门 One Voided Suit: exactly one suit absent."""
-    n, _ = _suits(v)
-    return _whole(v) if n == 2 else _NONE
+    return _whole(v) if v.facts.suits == 2 else _NONE
 
 
 @fan("no_honors", TILE_SHAPES)
 def no_honors(v: HandView) -> list[Hit]:
     """无字 No Honors."""
-    return _whole(v) if v.facts.kinds[-1] < 27 else _NONE
+    return _whole(v) if not v.facts.honors else _NONE
 
 
 @fan("all_types", TILE_SHAPES)
 def all_types(v: HandView) -> list[Hit]:
     """五门齐 All Types: three suits, a wind and a dragon."""
-    kinds = v.facts.kinds
-    n, _ = _suits(v)
-    if n == 3 and any(t in WINDS_SET for t in kinds) and any(t in DRAGON_SET for t in kinds):
-        return _whole(v)
-    return _NONE
-
-
-def _ranks(v: HandView) -> set[int] | None:
-    kinds = v.facts.kinds
-    if kinds[-1] >= 27:
-        return None
-    return {t % 9 + 1 for t in kinds}
+    f = v.facts
+    return _whole(v) if f.suits == 3 and f.winds and f.dragons else _NONE
 
 
 def _range_fan(lo: int, hi: int) -> Detector:
     def detect(v: HandView) -> list[Hit]:
-        ranks = _ranks(v)
-        return _whole(v) if ranks is not None and lo <= min(ranks) and max(ranks) <= hi else _NONE
+        f = v.facts
+        return _whole(v) if not f.honors and lo <= f.ranks[0] and f.ranks[1] <= hi else _NONE
 
     return detect
 

@@ -16,9 +16,9 @@ from erma.errors import ErmaError
 from erma.scoring.combine import GroupPlan, combine_chows, combine_pungs
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, Detector, Hit
-from erma.scoring.readings import KONG, REGULAR, HandView, readings
+from erma.scoring.readings import ALL_SHAPES, KONG, REGULAR, HandView, readings
 from erma.scoring.table import FanRow, FanTable, load_table
-from erma.tiles import to_mpsz
+from erma.tiles import Tile, to_mpsz
 
 Fans = dict[str, list[Hit]]
 """Fan id → its instances (hits), for one reading."""
@@ -30,8 +30,8 @@ class Plan:
 
     table: FanTable
     """The fan table."""
-    detectors: tuple[tuple[str, frozenset[str], Detector], ...]
-    """(id, shapes, detector) of the table's fan detectors, in table order."""
+    by_shape: dict[str, tuple[tuple[str, Detector], ...]]
+    """Shape → (id, detector) of the table's fan detectors that read it, in table order."""
     groups: GroupPlan
     """The table's set-group fans."""
     fallbacks: tuple[tuple[str, Detector], ...]
@@ -60,7 +60,7 @@ def plan_for(table: str) -> Plan:
             detectors.append((row.id, spec.shapes, spec.detect))
     return Plan(
         table=t,
-        detectors=tuple(detectors),
+        by_shape={s: tuple((i, fn) for i, shapes, fn in detectors if s in shapes) for s in ALL_SHAPES},
         groups=GroupPlan.for_table(t),
         fallbacks=tuple(fallbacks),
         excluding=tuple(r for r in t.rows if r.excludes),
@@ -73,11 +73,10 @@ def detect(view: HandView, plan: Plan) -> Fans:
     """Step 2: every fan of the table that applies to this reading, before exclusions."""
     fans: Fans = {}
     shape = view.shape
-    for fan_id, shapes, fn in plan.detectors:
-        if shape in shapes:
-            hits = fn(view)
-            if hits:
-                fans[fan_id] = hits
+    for fan_id, fn in plan.by_shape[shape]:
+        hits = fn(view)
+        if hits:
+            fans[fan_id] = hits
     if shape == REGULAR:
         fans.update(combine_chows(view.chows, plan.groups))
         kongs = {g.tile for g in view.sets if g.kind == KONG}
@@ -185,8 +184,13 @@ class ScoreResult:
         }
 
 
+@functools.lru_cache(maxsize=4096)
+def _mpsz(part: tuple[Tile, ...]) -> str:
+    return to_mpsz(part)
+
+
 def _hit_text(hit: Hit) -> str:
-    return " ".join(to_mpsz(p) for p in hit if p)
+    return " ".join([_mpsz(p) for p in hit if p])
 
 
 def best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, int] | None:
@@ -244,7 +248,31 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
         return {"error": "invalid_input", "message": str(exc)}
     except (TypeError, ValueError, KeyError) as exc:  # defensive: odd values inside the record
         return {"error": "invalid_input", "message": f"malformed record: {exc}"}
-    result = score(ctx, table)
-    if result is None:
+    plan = plan_for(table)
+    found = best(readings(ctx)[1], plan)
+    if found is None:
         return {"error": "not_win", "message": f"{ctx.to_notation()} is not a winning hand"}
-    return result.to_dict()
+    view, fans, pts = found
+    rows = plan.rows
+    out = []
+    for k in sorted(fans, key=plan.order.__getitem__):
+        row = rows[k]
+        hits = fans[k]
+        n = len(hits) if row.per_instance else 1
+        out.append(
+            {
+                "id": k,
+                "name_zh": row.name_zh,
+                "name_en": row.name_en,
+                "points": row.value,
+                "count": n,
+                "tiles": [_hit_text(h) for h in hits[:n]],
+            }
+        )
+    cap = plan.table.cap
+    return {
+        "fans": out,
+        "total": pts,
+        "capped_total": min(pts, cap) if cap else pts,
+        "reading": view.describe(),
+    }

@@ -107,6 +107,22 @@ class HandFacts:
     """杠上开花 / 抢杠和 after the corrections (needs a kong / a first copy)."""
     wall_last: bool
     """The last wall tile."""
+    suits: int = 0
+    """Number of suits present (0–3)."""
+    honors: bool = False
+    """Any honour present."""
+    winds: bool = False
+    """Any wind present."""
+    dragons: bool = False
+    """Any dragon present."""
+    ranks: tuple[int, int] = (0, 0)
+    """Lowest and highest rank (1–9) of the suited tiles; (0, 0) if none."""
+    terminals_only: bool = False
+    """Only 1s and 9s (清幺九 tiles)."""
+    outside_only: bool = False
+    """Only terminals and honours (混幺九 tiles)."""
+    simples_only: bool = False
+    """No terminal or honour (断幺 tiles)."""
     _unique_wait: bool | None = field(default=None, repr=False)
 
     @property
@@ -143,6 +159,7 @@ class HandView:
     """Claimed kongs (明杠, exposed or added)."""
     concealed_kongs: int = 0
     """Concealed kongs (暗杠)."""
+    _wait: int = field(default=-1, repr=False)
 
     def describe(self) -> str:
         """The reading in mpsz, sets then pair: ``123m 123m 123m 789p 55z``."""
@@ -162,6 +179,11 @@ class HandView:
 
     def wait_kind(self) -> int:
         """0 none, 1 边张, 2 嵌张, 3 单钓将: the reference's wait fan for this reading (unique waits only)."""
+        if self._wait < 0:
+            self._wait = self._wait_kind()
+        return self._wait
+
+    def _wait_kind(self) -> int:
         f = self.facts
         win = f.ctx.win_tile
         if self.shape == KNITTED:
@@ -230,12 +252,24 @@ def hand_facts(ctx: WinContext) -> HandFacts:
             kong = any(g.kind == KONG for g in declared)
         else:
             kong = fixed[win] == 0 and standing[win] == 1
+    kinds = tuple(t for t in range(NUM_KINDS) if counts[t])
+    suited = [t for t in kinds if t < 27]
+    ranks = [t % 9 + 1 for t in suited]
+    edge = sum(1 for r in ranks if r in (1, 9))
     return HandFacts(
+        suits=len({t // 9 for t in suited}),
+        honors=len(suited) < len(kinds),
+        winds=any(27 <= t <= 30 for t in kinds),
+        dragons=kinds[-1] >= 31,
+        ranks=(min(ranks), max(ranks)) if ranks else (0, 0),
+        terminals_only=edge == len(kinds),
+        outside_only=edge + len(kinds) - len(suited) == len(kinds),
+        simples_only=edge == 0 and len(suited) == len(kinds),
         ctx=ctx,
         counts=counts,
         standing=standing,
         tiles=tuple(tiles),
-        kinds=tuple(t for t in range(NUM_KINDS) if counts[t]),
+        kinds=kinds,
         declared=declared,
         melded_sets=sum(g.melded for g in declared),
         self_drawn=ctx.self_drawn,

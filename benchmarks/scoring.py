@@ -1,0 +1,88 @@
+"""Fan scoring: erma's ``score_record`` (table ``mcr``, pure Python) against PyMahjongGB's
+``MahjongFanCalculator(..., verbose=True)`` (C++) on the same corpus, in one run.
+
+Both are timed on every winning hand of tests/data/mcr_corpus.jsonl, each given its own input form
+(erma: the record dict as stored; the reference: pre-built Botzone tuples). Per-hand time is the time
+of one pass over the corpus divided by the number of hands; the script prints the median of several
+passes for each and their ratio. The first erma pass runs with cold caches (per-suit memo tables) and
+is reported apart.
+
+Usage: .venv/bin/python benchmarks/scoring.py [--repeats 7]
+Machines here are shared and noisy; benchmarks never gate CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import MahjongGB
+
+from erma.scoring import score_record
+from erma.tiles import BOTZONE, parse, parse_tile
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "mcr_corpus.jsonl"
+
+
+def load() -> list[dict[str, Any]]:
+    with CORPUS.open(encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    return [r["record"] for r in rows if "fans" in r["expected"]]
+
+
+def reference_args(rec: dict[str, Any]) -> tuple[Any, ...]:
+    def bz(t: str) -> str:
+        return BOTZONE[parse_tile(t)]
+
+    hand = rec["hand"]
+    tiles = parse(hand) if isinstance(hand, str) else [parse_tile(t) for t in hand]
+    return (
+        tuple((k, bz(t), o) for k, t, o in rec["packs"]),
+        tuple(BOTZONE[t] for t in tiles),
+        bz(rec["win_tile"]),
+        rec["flower_count"],
+        rec["is_self_drawn"],
+        rec["is_4th_tile"],
+        rec["is_about_kong"],
+        rec["is_wall_last"],
+        rec["seat_wind"],
+        rec["prevalent_wind"],
+    )
+
+
+def time_pass(fn: Any, items: list[Any]) -> float:
+    t0 = time.perf_counter()
+    for x in items:
+        fn(x)
+    return (time.perf_counter() - t0) / len(items) * 1e6
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeats", type=int, default=7)
+    args = ap.parse_args()
+    records = load()
+    ref_args = [reference_args(r) for r in records]
+    calc = MahjongGB.MahjongFanCalculator
+
+    def ref(a: tuple[Any, ...]) -> Any:
+        return calc(*a, verbose=True)
+
+    cold = time_pass(score_record, records)
+    ours = [time_pass(score_record, records) for _ in range(args.repeats)]
+    theirs = [time_pass(ref, ref_args) for _ in range(args.repeats)]
+    m_ours, m_ref = statistics.median(ours), statistics.median(theirs)
+    print(f"hands: {len(records)} (tests/data/mcr_corpus.jsonl), repeats: {args.repeats}")
+    print(f"PyMahjongGB MahjongFanCalculator (C++): {m_ref:8.2f} µs/hand (median)")
+    print(
+        f"erma score_record (pure Python):        {m_ours:8.2f} µs/hand (median); first, cold pass {cold:.2f}"
+    )
+    print(f"ratio erma / reference:                 {m_ours / m_ref:8.2f}×")
+
+
+if __name__ == "__main__":
+    main()
