@@ -99,3 +99,10 @@ def decompositions(tiles: TileInput, *, copies: int = 4) -> list[Decomposition]:
             seen.add(d)
             out.append(d)
     return out
+
+
+def group_readings(key: int, honors: bool) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """The readings of one group key (a suit's 9 or the honours' 7 counts, 4 bits a kind) as sets and at
+    most one pair: (chow starts, pung tiles, pair tile or −1), relative to the group, possibly repeated
+    (memoised by the key)."""
+    return _readings(key, honors)

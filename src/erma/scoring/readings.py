@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
-from erma.analysis import decompositions
+from erma.analysis.decompose import group_readings
+from erma.analysis.tables import INC, SUIT_MASK
 from erma.hand import MeldKind
 from erma.scoring.context import WinContext
-from erma.scoring.waits import is_unique_wait, regular_waits_counts
+from erma.scoring.waits import regular_waits_key, unique_wait_key
 from erma.tiles import NUM_KINDS, TERMINALS_AND_HONORS, Tile, to_mpsz
 
 REGULAR: Final = "regular"
@@ -72,13 +73,15 @@ class Group(NamedTuple):
     """A declared set (副露, or a concealed kong), not formed from the standing tiles."""
     melded: bool
     """Claimed from a discard (明); a concealed kong and standing sets are not."""
+    size: int = 4
+    """Tiles of a kong: 4, or 5–8 for a 无双 extended kong (still one kong)."""
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
         """The tiles of the set."""
         if self.kind == CHOW:
             return (self.tile, self.tile + 1, self.tile + 2)
-        return (self.tile,) * (4 if self.kind == KONG else 3)
+        return (self.tile,) * (self.size if self.kind == KONG else 3)
 
 
 @dataclass(slots=True)
@@ -107,6 +110,8 @@ class HandFacts:
     """杠上开花 / 抢杠和 after the corrections (needs a kong / a first copy)."""
     wall_last: bool
     """The last wall tile."""
+    robbing: bool = False
+    """抢杠: won on a robbed kong (the context says so, or the reference's about_kong without self-draw)."""
     suits: int = 0
     """Number of suits present (0–3)."""
     honors: bool = False
@@ -123,15 +128,22 @@ class HandFacts:
     """Only terminals and honours (混幺九 tiles)."""
     simples_only: bool = False
     """No terminal or honour (断幺 tiles)."""
+    key: int = 0
+    """The standing tiles with the winning tile, packed 4 bits a kind (:data:`erma.analysis.tables.INC`)."""
+    mask: int = 0
+    """The kinds present, one bit a kind (bit t for kind t)."""
     _unique_wait: bool | None = field(default=None, repr=False)
 
     @property
     def unique_wait(self) -> bool:
         """独听 of the standing tiles (regular and seven-pairs waits, copy limit ignored)."""
         if self._unique_wait is None:
-            self._unique_wait = is_unique_wait(
-                self.standing, self.ctx.win_tile, seven_pairs=len(self.ctx.concealed) == 13
-            )
+            win = self.ctx.win_tile
+            sp = None
+            if len(self.ctx.concealed) == 13:
+                sp = list(self.standing)
+                sp[win] -= 1
+            self._unique_wait = unique_wait_key(self.key - INC[win], sp)
         return self._unique_wait
 
 
@@ -191,11 +203,10 @@ class HandView:
                 if win not in self.knitted or f.standing[win] == 3:
                     return 3
                 return 0
-            rest = list(f.standing)
+            rest = f.key - INC[win]
             for t in self.knitted:
-                rest[t] -= 1
-            rest[win] -= 1
-            if len(regular_waits_counts(rest)) != 1:
+                rest -= INC[t]
+            if len(regular_waits_key(rest, 1)) != 1:
                 return 0
         elif self.shape != REGULAR or not f.unique_wait:
             return 0
@@ -225,57 +236,91 @@ def _declared_group(kind: MeldKind, tile: Tile) -> Group:
     return Group(KONG, tile, True, kind is not MeldKind.CONCEALED_KONG)
 
 
+_DECLARED: Final[dict[tuple[MeldKind, Tile], Group]] = {
+    (k, t): _declared_group(k, t)
+    for k in MeldKind
+    for t in range(NUM_KINDS)
+    if k is not MeldKind.CHOW or (t < 27 and t % 9 <= 6)
+}
+"""Declared groups, built once."""
+_STANDING_PUNG: Final = tuple(Group(PUNG, t, False, False) for t in range(NUM_KINDS))
+_STANDING_CHOW: Final = tuple(Group(CHOW, t, False, False) for t in range(NUM_KINDS))
+
+_M_SUITS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
+_M_HONORS: Final = 0x7F << 27
+_M_WINDS: Final = 0xF << 27
+_M_DRAGONS: Final = 0x7 << 31
+_M_TERMINALS: Final = sum(1 << (9 * s + r) for s in range(3) for r in (0, 8))
+_ODD_BITS: Final = sum(INC)
+"""The low bit of every kind's count in a packed key."""
+
+
 def hand_facts(ctx: WinContext) -> HandFacts:
     """The shared facts of a hand, with the reference's corrections of the win flags."""
-    counts = [0] * NUM_KINDS
     standing = [0] * NUM_KINDS
-    fixed = [0] * NUM_KINDS
-    declared = tuple(_declared_group(m.kind, m.tile) for m in ctx.melds)
-    for g in declared:
-        for t in g.tiles:
-            fixed[t] += 1
     for t in ctx.concealed:
         standing[t] += 1
     win = ctx.win_tile
     standing[win] += 1
+    counts = standing[:]
+    declared = tuple([_DECLARED[m.kind, m.tile] for m in ctx.melds])
+    has_kong = False
+    for g in declared:
+        if g.kind == CHOW:
+            t = g.tile
+            counts[t] += 1
+            counts[t + 1] += 1
+            counts[t + 2] += 1
+        else:
+            if g.kind == KONG:
+                has_kong = True
+                counts[g.tile] += 4
+            else:
+                counts[g.tile] += 3
+    key = 0
+    mask = 0
+    kinds: list[Tile] = []
     tiles: list[Tile] = []
     for t in range(NUM_KINDS):
-        n = counts[t] = standing[t] + fixed[t]
+        n = counts[t]
         if n:
-            tiles.extend((t,) * n)
-    last = ctx.fourth_tile and standing[win] == 1
-    if fixed[win] == 3:
-        last = True
+            kinds.append(t)
+            mask |= 1 << t
+            if n == 1:
+                tiles.append(t)
+            else:
+                tiles.extend((t,) * n)
+        if standing[t]:
+            key += standing[t] << (4 * t)
+    fixed_win = counts[win] - standing[win]
+    last = (ctx.fourth_tile and standing[win] == 1) or fixed_win == 3
     kong = ctx.about_kong
     if kong:
-        if ctx.self_drawn:
-            kong = any(g.kind == KONG for g in declared)
-        else:
-            kong = fixed[win] == 0 and standing[win] == 1
-    kinds = tuple(t for t in range(NUM_KINDS) if counts[t])
-    suited = [t for t in kinds if t < 27]
-    ranks = [t % 9 + 1 for t in suited]
-    edge = sum(1 for r in ranks if r in (1, 9))
+        kong = has_kong if ctx.self_drawn else fixed_win == 0 and standing[win] == 1
+    rm = (mask | mask >> 9 | mask >> 18) & 0x1FF
+    edge_or_honor = _M_TERMINALS | _M_HONORS
     return HandFacts(
-        suits=len({t // 9 for t in suited}),
-        honors=len(suited) < len(kinds),
-        winds=any(27 <= t <= 30 for t in kinds),
-        dragons=kinds[-1] >= 31,
-        ranks=(min(ranks), max(ranks)) if ranks else (0, 0),
-        terminals_only=edge == len(kinds),
-        outside_only=edge + len(kinds) - len(suited) == len(kinds),
-        simples_only=edge == 0 and len(suited) == len(kinds),
+        suits=(mask & _M_SUITS[0] != 0) + (mask & _M_SUITS[1] != 0) + (mask & _M_SUITS[2] != 0),
+        honors=mask & _M_HONORS != 0,
+        winds=mask & _M_WINDS != 0,
+        dragons=mask & _M_DRAGONS != 0,
+        ranks=((rm & -rm).bit_length(), rm.bit_length()),
+        terminals_only=mask & ~_M_TERMINALS == 0,
+        outside_only=mask & ~edge_or_honor == 0,
+        simples_only=mask & edge_or_honor == 0,
         ctx=ctx,
         counts=counts,
         standing=standing,
         tiles=tuple(tiles),
-        kinds=kinds,
+        kinds=tuple(kinds),
         declared=declared,
-        melded_sets=sum(g.melded for g in declared),
+        melded_sets=sum([g.melded for g in declared]),
         self_drawn=ctx.self_drawn,
         last_tile=last,
         kong_involved=kong,
         wall_last=ctx.wall_last,
+        key=key,
+        mask=mask,
     )
 
 
@@ -286,15 +331,37 @@ def _ref_key(t: Tile) -> int:
 def _view(
     facts: HandFacts, shape: str, sets: tuple[Group, ...], pair: Tile, knitted: tuple[Tile, ...] = ()
 ) -> HandView:
-    chows = sorted((g.tile for g in sets if g.kind == CHOW), key=_ref_key)
-    pungs = sorted((g.tile for g in sets if g.kind != CHOW), key=_ref_key)
-    concealed = [g for g in sets if g.kind != CHOW and not g.melded]
-    cp = len(concealed)
-    if shape == REGULAR and not facts.self_drawn:
+    chows: list[Tile] = []
+    pungs: list[Tile] = []
+    cp = mk = ck = 0
+    win_pungs = 0
+    win_in_chow = False
+    win = facts.ctx.win_tile
+    for g in sets:
+        t = g.tile
+        if g.kind == CHOW:
+            chows.append(t)
+            if not g.declared and t <= win <= t + 2:
+                win_in_chow = True
+        else:
+            pungs.append(t)
+            if g.kind == KONG:
+                if g.melded:
+                    mk += 1
+                else:
+                    ck += 1
+                    cp += 1
+            elif not g.melded:
+                cp += 1
+                if t == win:
+                    win_pungs += 1
+    if shape == REGULAR and not facts.self_drawn and not win_in_chow:
         # A discard completing a concealed pung makes it melded, unless it can sit in a concealed chow.
-        win = facts.ctx.win_tile
-        if not any(not g.declared and g.tile <= win <= g.tile + 2 for g in sets if g.kind == CHOW):
-            cp -= sum(1 for g in concealed if g.tile == win and g.kind == PUNG)
+        cp -= win_pungs
+    if len(chows) > 1:
+        chows.sort(key=_ref_key)
+    if len(pungs) > 1:
+        pungs.sort(key=_ref_key)
     return HandView(
         facts=facts,
         shape=shape,
@@ -304,46 +371,114 @@ def _view(
         chows=tuple(chows),
         pungs=tuple(pungs),
         concealed_pungs=cp,
-        melded_kongs=sum(1 for g in sets if g.kind == KONG and g.melded),
-        concealed_kongs=sum(1 for g in sets if g.kind == KONG and not g.melded),
+        melded_kongs=mk,
+        concealed_kongs=ck,
     )
+
+
+_KNITTED_MASKS: Final = tuple(sum(1 << t for t in seq) for seq in KNITTED_SEQUENCES)
+_KNITTED_KEYS: Final = tuple(sum(INC[t] for t in seq) for seq in KNITTED_SEQUENCES)
+_ORPHANS_MASK: Final = sum(1 << t for t in TERMINALS_AND_HONORS)
 
 
 def _special(facts: HandFacts) -> HandView | None:
     ctx = facts.ctx
-    st = facts.standing
-    if not ctx.melds:
-        if all(n % 2 == 0 for n in st):
+    key = facts.key
+    melds = ctx.melds
+    if not melds:
+        if key & _ODD_BITS == 0:
             return HandView(facts, SEVEN_PAIRS)
-        kinds = facts.kinds
-        if len(kinds) == 14:
-            suited = [t for t in kinds if t < 27]
-            if 7 <= len(suited) <= 9 and any(set(suited) <= set(seq) for seq in KNITTED_SEQUENCES):
+        nk = len(facts.kinds)
+        if nk == 14:
+            suited = facts.mask & ~_M_HONORS
+            n_suited = suited.bit_count()
+            if 7 <= n_suited <= 9 and any(suited & ~m == 0 for m in _KNITTED_MASKS):
                 return HandView(facts, HONORS_KNITTED)
-        if len(kinds) == 13 and kinds == TERMINALS_AND_HONORS_SORTED:
+        elif nk == 13 and facts.mask == _ORPHANS_MASK:
             return HandView(facts, THIRTEEN_ORPHANS)
-    if len(ctx.melds) <= 1 and any(n >= 2 for n in st):
-        for seq in KNITTED_SEQUENCES:
-            if all(st[t] for t in seq):
-                rest = list(st)
-                for t in seq:
-                    rest[t] -= 1
-                if ctx.melds:
-                    pairs = [t for t in range(NUM_KINDS) if rest[t]]
-                    if len(pairs) != 1 or rest[pairs[0]] != 2:
+    if len(melds) > 1:
+        return None
+    smask = facts.mask if not melds else _mask_of(facts.standing)
+    if smask.bit_count() < 14 - 3 * len(melds):  # a pair somewhere
+        for seq, m, k in zip(KNITTED_SEQUENCES, _KNITTED_MASKS, _KNITTED_KEYS, strict=True):
+            if m & ~smask == 0:
+                rest = key - k
+                if melds:
+                    pairs = [t for t in range(NUM_KINDS) if (rest >> (4 * t)) & 15]
+                    if len(pairs) != 1 or (rest >> (4 * pairs[0])) & 15 != 2:
                         return None
                     return _view(facts, KNITTED, facts.declared, pairs[0], seq)
-                ds = decompositions([t for t in range(NUM_KINDS) for _ in range(rest[t])])
+                ds = _regular(rest)
                 if len(ds) != 1:
                     return None
-                d = ds[0]
-                g = (
-                    Group(CHOW, d.chows[0], False, False)
-                    if d.chows
-                    else Group(PUNG, d.pungs[0], False, False)
-                )
-                return _view(facts, KNITTED, (g,), d.pair, seq)
+                chows, pungs, pair = ds[0]
+                g = _STANDING_CHOW[chows[0]] if chows else _STANDING_PUNG[pungs[0]]
+                return _view(facts, KNITTED, (g,), pair, seq)
     return None
+
+
+def _mask_of(counts: list[int]) -> int:
+    m = 0
+    for t in range(NUM_KINDS):
+        if counts[t]:
+            m |= 1 << t
+    return m
+
+
+_Reading = tuple[tuple[Tile, ...], tuple[Tile, ...], Tile]
+"""(chow starts, pung tiles, pair tile or −1), absolute tiles, each sorted."""
+_GROUP_MEMO: dict[int, tuple[list[_Reading], list[_Reading]]] = {}
+
+
+def _group(key: int, base: int) -> tuple[list[_Reading], list[_Reading]]:
+    """The distinct readings of one group key without and with the pair, in absolute tiles (memoised)."""
+    mk = key << 6 | base
+    got = _GROUP_MEMO.get(mk)
+    if got is None:
+        bare: list[_Reading] = []
+        paired: list[_Reading] = []
+        seen: set[_Reading] = set()
+        for ch, pu, pa in group_readings(key, base == 27):
+            r = (
+                tuple(sorted(c + base for c in ch)),
+                tuple(sorted(p + base for p in pu)),
+                pa + base if pa >= 0 else -1,
+            )
+            if r not in seen:
+                seen.add(r)
+                (paired if pa >= 0 else bare).append(r)
+        got = _GROUP_MEMO[mk] = (bare, paired)
+    return got
+
+
+def _regular(key: int) -> list[_Reading]:
+    """Every reading of a packed 3k+2 key as sets and one pair (chows and pungs sorted), unordered."""
+    groups = (
+        _group(key & SUIT_MASK, 0),
+        _group((key >> 36) & SUIT_MASK, 9),
+        _group((key >> 72) & SUIT_MASK, 18),
+        _group(key >> 108, 27),
+    )
+    b0, b1, b2, b3 = (g[0] for g in groups)
+    out: list[_Reading] = []
+    for pi in range(4):
+        lists = [b0, b1, b2, b3]
+        lists[pi] = groups[pi][1]
+        g0, g1, g2, g3 = lists
+        if not (g0 and g1 and g2 and g3):
+            continue
+        for r0 in g0:
+            for r1 in g1:
+                for r2 in g2:
+                    for r3 in g3:
+                        out.append(
+                            (
+                                r0[0] + r1[0] + r2[0] + r3[0],
+                                r0[1] + r1[1] + r2[1] + r3[1],
+                                (r0, r1, r2, r3)[pi][2],
+                            )
+                        )
+    return out
 
 
 TERMINALS_AND_HONORS_SORTED: Final = tuple(sorted(TERMINALS_AND_HONORS))
@@ -361,17 +496,17 @@ def readings(ctx: WinContext) -> tuple[HandFacts, list[HandView]]:
         out.append(special)
         if special.shape != SEVEN_PAIRS:
             return facts, out
-    standing_tiles = [t for t in range(NUM_KINDS) for _ in range(facts.standing[t])]
-    found = []
-    for d in decompositions(standing_tiles):
-        order = sorted([(REF_ORDER[t], 0) for t in d.pungs] + [(REF_ORDER[t], 1) for t in d.chows])
-        found.append((order, d))
-    found.sort(key=lambda x: x[0])
-    for _, d in found:
+    found = _regular(facts.key)
+    if len(found) > 1:
+        found.sort(key=_reading_order)
+    declared = facts.declared
+    for chows, pungs, pair in found:
         sets = (
-            facts.declared
-            + tuple(Group(PUNG, t, False, False) for t in d.pungs)
-            + tuple(Group(CHOW, t, False, False) for t in d.chows)
+            declared + tuple([_STANDING_PUNG[t] for t in pungs]) + tuple([_STANDING_CHOW[t] for t in chows])
         )
-        out.append(_view(facts, REGULAR, sets, d.pair))
+        out.append(_view(facts, REGULAR, sets, pair))
     return facts, out
+
+
+def _reading_order(r: _Reading) -> list[tuple[int, int]]:
+    return sorted([(REF_ORDER[t], 0) for t in r[1]] + [(REF_ORDER[t], 1) for t in r[0]])

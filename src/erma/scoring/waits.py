@@ -72,6 +72,29 @@ def _group_waits(counts: tuple[int, ...], suited: bool) -> tuple[tuple[int, int]
 
 _BOUNDS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 
+_MASK9 = (1 << 36) - 1
+_GroupInfo = tuple[int, tuple[tuple[int, int], ...]]
+_SUIT_INFO: dict[int, _GroupInfo] = {}
+_HONOR_INFO: dict[int, _GroupInfo] = {}
+
+
+def _info(key: int, suited: bool) -> _GroupInfo:
+    """(flags, waits) of a group key (4 bits a kind), memoised by the key."""
+    memo = _SUIT_INFO if suited else _HONOR_INFO
+    got = memo.get(key)
+    if got is None:
+        counts = tuple((key >> (4 * i)) & 15 for i in range(9 if suited else 7))
+        got = memo[key] = (_flags(counts, suited), _group_waits(counts, suited))
+    return got
+
+
+def pack_counts(c: Sequence[int]) -> int:
+    """The packed key (4 bits a kind) of a count vector of the 34 kinds."""
+    key = 0
+    for t in range(NUM_KINDS - 1, -1, -1):
+        key = (key << 4) | c[t]
+    return key
+
 
 def regular_waits(tiles: Sequence[Tile]) -> set[Tile]:
     """Kinds completing 3k+1 tiles as sets and a pair (copy limit ignored)."""
@@ -83,37 +106,49 @@ def regular_waits(tiles: Sequence[Tile]) -> set[Tile]:
 
 def regular_waits_counts(c: Sequence[int]) -> set[Tile]:
     """:func:`regular_waits` on a count vector of the 34 kinds."""
-    groups = [tuple(c[lo:hi]) for lo, hi, _ in _BOUNDS]
-    flags = [_flags(g, s) for g, (_, _, s) in zip(groups, _BOUNDS, strict=True)]
-    out: set[Tile] = set()
-    for gi, (lo, _, suited) in enumerate(_BOUNDS):
-        others = [f for j, f in enumerate(flags) if j != gi]
-        if not all(others):
+    return set(regular_waits_key(pack_counts(c)))
+
+
+def regular_waits_key(key: int, limit: int = 99) -> list[Tile]:
+    """:func:`regular_waits` on a packed key; stops once more than ``limit`` waits are found."""
+    infos = (
+        _info(key & _MASK9, True),
+        _info((key >> 36) & _MASK9, True),
+        _info((key >> 72) & _MASK9, True),
+        _info(key >> 108, False),
+    )
+    flags = [f for f, _ in infos]
+    out: list[Tile] = []
+    for gi in range(4):
+        others = flags[:gi] + flags[gi + 1 :]
+        if not (others[0] and others[1] and others[2]):
             continue
-        all_sets = all(f & _SETS for f in others)
-        one_pair = any(
-            others[h] & _PAIR and all(others[j] & _SETS for j in range(3) if j != h) for h in range(3)
+        all_sets = bool(others[0] & others[1] & others[2] & _SETS)
+        one_pair = (
+            (others[0] & _PAIR and others[1] & others[2] & _SETS)
+            or (others[1] & _PAIR and others[0] & others[2] & _SETS)
+            or (others[2] & _PAIR and others[0] & others[1] & _SETS)
         )
         if not (all_sets or one_pair):
             continue
-        for i, f in _group_waits(groups[gi], suited):
+        lo = 9 * gi
+        for i, f in infos[gi][1]:
             if (f & _PAIR and all_sets) or (f & _SETS and one_pair):
-                out.add(lo + i)
+                out.append(lo + i)
+                if len(out) > limit:
+                    return out
     return out
 
 
 def seven_pairs_wait(c: Sequence[int]) -> Tile | None:
-    """The wait of 13 tiles for seven pairs (four of a kind gives two pairs), as the reference finds it."""
+    """The wait of 13 tiles for seven pairs (n of a kind give ⌊n/2⌋ pairs), as the reference finds it."""
     pairs = 0
     for n in c:
-        if n == 2 or n == 3:
-            pairs += 1
-        elif n == 4:
-            pairs += 2
+        pairs += n >> 1
     if pairs != 6:
         return None
     for t, n in enumerate(c):
-        if n == 1 or n == 3:
+        if n & 1:
             return t
     return None
 
@@ -126,9 +161,17 @@ def is_unique_wait(standing: Sequence[int], win_tile: Tile, *, seven_pairs: bool
     """
     c = list(standing)
     c[win_tile] -= 1
-    waits = regular_waits_counts(c)
-    if seven_pairs:
-        w = seven_pairs_wait(c)
-        if w is not None:
-            waits.add(w)
+    return unique_wait_key(pack_counts(c), c if seven_pairs else None)
+
+
+def unique_wait_key(key: int, seven_pairs_counts: Sequence[int] | None = None) -> bool:
+    """:func:`is_unique_wait` on the packed key of the standing tiles less the winning tile; pass their
+    counts as ``seven_pairs_counts`` to add the seven-pairs wait."""
+    waits = regular_waits_key(key, 1)
+    if len(waits) > 1:
+        return False
+    if seven_pairs_counts is not None:
+        w = seven_pairs_wait(seven_pairs_counts)
+        if w is not None and w not in waits:
+            return not waits
     return len(waits) == 1
