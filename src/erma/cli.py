@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from erma.errors import ErmaError
@@ -75,6 +76,86 @@ def _cmd_fan(args: argparse.Namespace) -> int:
     return cli_fan(sys.stdin, sys.stdout, args.table)
 
 
+def _parse_options(pairs: list[str]) -> dict[str, Any]:
+    from erma.errors import RuleSetError
+
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise RuleSetError(f"--option {pair!r}: write KEY=VALUE (the value in JSON, e.g. min_fan=0)")
+        key, raw = pair.split("=", 1)
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out
+
+
+def _cmd_sim(args: argparse.Namespace) -> int:
+    from erma.errors import RuleSetError
+    from erma.rules import find_ruleset
+    from erma.selfplay import run
+
+    rules = find_ruleset(args.rules, _parse_options(args.option))
+    bots = [b.strip() for b in args.bots.split(",")]
+    if len(bots) != 2:
+        raise RuleSetError(f"--bots {args.bots!r}: name two bots, e.g. greedy,random")
+    if args.games < 1:
+        raise RuleSetError(f"--games {args.games}: at least 1")
+    records = Path(args.records) if args.records else None
+    progress = None
+    bar = None
+    if sys.stderr.isatty() and not args.no_progress:
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        task = bar.add_task(f"{args.rules} {args.bots}", total=args.games)
+        bar.start()
+
+        def progress(done: int) -> None:
+            bar.update(task, completed=done)
+
+    try:
+        stats = run(
+            rules, bots, args.games, args.seed, duplicate=args.duplicate, records=records, progress=progress
+        )
+    finally:
+        if bar is not None:
+            bar.stop()
+    summary = stats.summary()
+    if not args.json:
+        print(
+            f"{summary['rules']}: {summary['games']} games, {bots[0]} vs {bots[1]}"
+            + (" (duplicate)" * args.duplicate)
+        )
+        for name, w, ci in zip(bots, summary["wins"], summary["win_rate_ci95"], strict=True):
+            print(f"  {name:<8} wins {w:>6}  ({w / summary['games']:.1%}, 95% CI {ci[0]:.1%}–{ci[1]:.1%})")
+        print(f"  draws    {summary['draws']:>6}   points {summary['points']}")
+        print(f"  average hand length {summary['avg_actions_per_hand']} actions")
+        print(f"  random events {summary['random_events']}")
+        top = list(summary["fans"].items())[:12]
+        print("  fans " + ", ".join(f"{k} {v}" for k, v in top))
+        print(f"  {summary['games_per_second']} games/s, {summary['actions_per_second']} actions/s")
+    print(json.dumps(summary, ensure_ascii=False) if args.json else "", end="\n" if args.json else "")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from erma.game.record import describe, load, verify
+
+    record = load(args.file)
+    if args.verify:
+        problems = verify(record)
+        if problems:
+            for p in problems:
+                print(p, file=sys.stderr)
+            return 1
+        print(f"{args.file}: replays exactly ({len(record['actions'])} actions)")
+        return 0
+    print("\n".join(describe(record)))
+    return 0
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     print("erma (二麻) — hand analysis demo; the server comes with a later release.\n")
     for text in ("123m456p789s1155z", "19m19p19s1234567z", "1112345678999m", "147m258p369s1234z"):
@@ -104,6 +185,27 @@ def build_parser() -> argparse.ArgumentParser:
         "--table", default="mcr", help="fan table (mcr, erqs, classic64t3, mcr_subset, cuopai13)"
     )
     fan.set_defaults(func=_cmd_fan)
+
+    sim = sub.add_parser("sim", help="self-play: bots against bots")
+    sim.add_argument(
+        "--rules", default="classic64", help="rule set preset (cuopai789, classic64, wushuang128)"
+    )
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--bots", default="greedy,random", help="two bot names, comma-separated")
+    sim.add_argument("--seed", default="0")
+    sim.add_argument("--records", default=None, help="write one record file per game into this folder")
+    sim.add_argument("--json", action="store_true", help="end with one JSON line of statistics")
+    sim.add_argument("--duplicate", action="store_true", help="play every wall twice with the seats swapped")
+    sim.add_argument("--option", action="append", default=[], help="rule option KEY=VALUE (repeatable)")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.set_defaults(func=_cmd_sim)
+
+    replay = sub.add_parser("replay", help="show a game record as text, or verify it")
+    replay.add_argument("file")
+    replay.add_argument(
+        "--verify", action="store_true", help="exit 0 only if the replay reproduces the record"
+    )
+    replay.set_defaults(func=_cmd_replay)
 
     demo = sub.add_parser("demo", help="a short demonstration (what `make run` shows for now)")
     demo.set_defaults(func=_cmd_demo)

@@ -17,3 +17,11 @@ class InvalidHandError(ErmaError):
 
 class RuleSetError(ErmaError):
     """An unknown or malformed rule set or fan table (规则或番表错误)."""
+
+
+class IllegalActionError(ErmaError):
+    """An action that is malformed or not legal now; the message names the action and the phase (非法动作)."""
+
+
+class InvalidRecordError(ErmaError):
+    """A game record that cannot be read or does not replay (牌谱错误)."""

@@ -153,6 +153,8 @@ def _botzone_token(tile: Tile) -> str:
     return f"H{tile - 33}"
 
 
+_MPSZ: tuple[str, ...] = tuple(f"{rank_of(t)}{SUIT_LETTERS[suit_of(t)]}" for t in range(NUM_ALL_KINDS))
+
 _BOTZONE_TO_TILE: dict[str, Tile] = {_botzone_token(t): t for t in range(NUM_ALL_KINDS)}
 BOTZONE: tuple[str, ...] = tuple(_botzone_token(t) for t in range(NUM_ALL_KINDS))
 """Botzone / PyMahjongGB token of each kind."""
@@ -332,8 +334,10 @@ def to_mpsz(tiles: Iterable[Tile]) -> str:
 
 def tile_to_mpsz(tile: Tile) -> str:
     """One tile in mpsz: ``"5z"``."""
+    if type(tile) is int and 0 <= tile < NUM_ALL_KINDS:
+        return _MPSZ[tile]
     _check_kind(tile)
-    return f"{rank_of(tile)}{SUIT_LETTERS[suit_of(tile)]}"
+    return _MPSZ[tile]  # pragma: no cover - _check_kind raised
 
 
 def to_botzone(tiles: Iterable[Tile]) -> str:

@@ -1,0 +1,177 @@
+"""The greedy bot (贪心): shanten first, then the useful tiles still unseen, with a little fan sense.
+
+- Always takes a legal win (the engine lists a win only if it reaches the minimum fan).
+- Discards to the lowest shanten, then the most unseen useful tiles; ties go to the tile worth least
+  (lone honours and isolated terminals first, then the least connected tiles).
+- Claims a discard (pung, chow, kong) only if it lowers the shanten after the best discard.
+- Declares ready (报听) when the hand is ready with at least two unseen winning tiles.
+- Kongs when the kong keeps the shanten; accepts a triplet offer that lowers the shanten; picks the 搓牌
+  kind that helps most; gives back isolated tiles in the start exchange.
+"""
+
+from __future__ import annotations
+
+import random
+
+from erma.analysis import shapes
+from erma.analysis.tables import INC
+from erma.bots.base import BotView
+from erma.game.actions import PASS, WIN, Action, Kind
+from erma.game.state import Phase
+
+
+def _shanten(key: int, n: int) -> int:
+    return shapes.overall(key, n)
+
+
+def _ukeire(view: BotView, key: int, n: int, s: int) -> int:
+    total = 0
+    for t in view.kinds:
+        left = view.unseen(t)
+        if left and shapes.overall(key + INC[t], n + 1) < s:
+            total += left
+    return total
+
+
+def _isolation(view: BotView, t: int) -> int:
+    """How little a tile connects: higher means a better discard."""
+    c = view.counts
+    if t >= 27:
+        return 6 if c[t] == 1 else 0
+    r = t % 9
+    near = sum(c[t + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8) + (c[t] - 1) * 2
+    edge = 1 if r in (0, 8) else 0
+    return max(0, 4 - near) + edge
+
+
+class GreedyBot:
+    """贪心: lowest shanten, most unseen useful tiles."""
+
+    name = "greedy"
+    uses_view = True
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(f"greedy:{seed}")
+
+    # ------------------------------------------------------------------------------------ choose
+
+    def choose(self, view: BotView, legal: list[Action]) -> Action:
+        """The greedy choice among ``legal``."""
+        if WIN in legal:
+            return WIN
+        ph = view.phase
+        if ph is Phase.TURN:
+            return self._turn(view, legal)
+        if ph is Phase.CLAIM:
+            return self._claim(view, legal)
+        if ph is Phase.TRIPLET:
+            return self._triplet(view, legal)
+        if ph is Phase.CUO:
+            return self._cuo(view, legal)
+        if ph is Phase.EXCHANGE:
+            return self._exchange(view, legal)
+        if ph is Phase.HAIDI:
+            return self.rng.choice(legal)
+        return PASS if PASS in legal else legal[0]
+
+    def _best_discard(
+        self, view: BotView, key: int, n: int, discards: list[Action]
+    ) -> tuple[Action, int, int]:
+        """(discard, shanten after it, unseen useful tiles after it)."""
+        scored = []
+        for a in discards:
+            k = key - INC[a.tile]
+            scored.append((_shanten(k, n - 1), a, k))
+        best_s = min(s for s, _, _ in scored)
+        best: tuple[int, int, int, Action] | None = None
+        for s, a, k in scored:
+            if s != best_s:
+                continue
+            uk = _ukeire(view, k, n - 1, s)
+            rank = (uk, _isolation(view, a.tile), self.rng.random())
+            if best is None or rank > best[:3]:
+                best = (*rank, a)  # type: ignore[assignment]
+        assert best is not None
+        return best[3], best_s, best[0]
+
+    def _turn(self, view: BotView, legal: list[Action]) -> Action:
+        discards = [a for a in legal if a.kind is Kind.DISCARD and not a.riichi]
+        kongs = [a for a in legal if a.kind in (Kind.CONCEALED_KONG, Kind.ADDED_KONG, Kind.EXTEND_KONG)]
+        if not discards:
+            return kongs[0] if kongs else legal[0]
+        choice, s_after, uk = self._best_discard(view, view.key, view.size, discards)
+        for a in kongs:
+            removed = 4 if a.kind is Kind.CONCEALED_KONG else 1
+            k = view.key - INC[a.tile] * removed
+            n = view.size - removed
+            # the kong keeps the hand's shape: shanten after it (before the replacement) ≤ the best discard's
+            if _shanten(k, n) <= s_after:
+                return a
+        riichi = Action(Kind.DISCARD, choice.tile, riichi=True)
+        if riichi in legal and s_after == 0 and uk >= 2:
+            return riichi
+        return choice
+
+    def _claim(self, view: BotView, legal: list[Action]) -> Action:
+        t = view.last_discard
+        if t is None:
+            return PASS
+        now = _shanten(view.key, view.size)
+        best: tuple[int, Action] | None = None
+        for a in legal:
+            if a.kind is Kind.PUNG:
+                k, n = view.key - INC[t] * 2, view.size - 2
+            elif a.kind is Kind.KONG:
+                k, n = view.key - INC[t] * 3, view.size - 3
+            elif a.kind is Kind.CHOW:
+                k, n = view.key, view.size
+                for x in (a.tile, a.tile + 1, a.tile + 2):
+                    if x != t:
+                        k -= INC[x]
+                        n -= 1
+            else:
+                continue
+            # after a pung or chow the hand has 3k+2 tiles (the formula is the best discard's shanten);
+            # after a kong 3k+1 tiles that need one set less, before the replacement draw
+            after = _shanten(k, n)
+            if after < now and (best is None or after < best[0]):
+                best = (after, a)
+        return best[1] if best else PASS
+
+    def _triplet(self, view: BotView, legal: list[Action]) -> Action:
+        kind = view.offer
+        if kind is None:
+            return PASS
+        now = _shanten(view.key, view.size)
+        # give the three tiles that matter least (never the offered kind)
+        order = sorted(
+            (t for t in view.kinds for _ in range(view.counts[t]) if t != kind),
+            key=lambda t: (_isolation(view, t), t),
+            reverse=True,
+        )
+        give = tuple(sorted(order[:3]))
+        if len(give) < 3:
+            return PASS
+        k = view.key + INC[kind] * 3 - sum(INC[t] for t in give)
+        accept = Action(Kind.ACCEPT, tiles=give)
+        if accept in legal and _shanten(k, view.size) < now:
+            return accept
+        return PASS
+
+    def _cuo(self, view: BotView, legal: list[Action]) -> Action:
+        best: tuple[int, float, Action] | None = None
+        for a in legal:
+            if a.kind is not Kind.CUO:
+                continue
+            s = _shanten(view.key + INC[a.tile], view.size + 1)
+            rank = (-s, self.rng.random())
+            if best is None or rank > best[:2]:
+                best = (*rank, a)
+        return best[2] if best else PASS
+
+    def _exchange(self, view: BotView, legal: list[Action]) -> Action:
+        # give back single honours and isolated terminals, one at a time, then commit
+        for a in legal:
+            if a.kind is Kind.SELECT and _isolation(view, a.tile) >= 5:
+                return a
+        return Action(Kind.EXCHANGE)

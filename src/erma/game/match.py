@@ -1,0 +1,82 @@
+"""A match (一场): hands between the same two players, dealer rotation, scores, escape (RULES §5.1).
+
+Each hand's seed is ``sha256(f"{match_secret}:{hand_no}")`` so a hand's seed can be revealed after it without
+disclosing any other hand's. The first hand's dealer is drawn with the first hand's generator.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from erma.errors import IllegalActionError
+from erma.game.engine import new_hand
+from erma.game.record import to_record
+from erma.game.state import GameState, Phase
+from erma.rules import RuleSet
+
+
+def hand_seed(match_secret: str, hand_no: int) -> str:
+    """The seed of hand ``hand_no`` (1-based) of a match."""
+    return hashlib.sha256(f"{match_secret}:{hand_no}".encode()).hexdigest()
+
+
+@dataclass
+class Match:
+    """The hands of one match and what they add up to."""
+
+    rules: RuleSet
+    secret: str
+    """The match secret (at least 128 bits in play; never shown while the match runs)."""
+    hand_no: int = 0
+    dealer: int | None = None
+    """The next hand's dealer (None before the first hand: drawn by its generator)."""
+    prevalent_wind: int = 0
+    deal_passes: int = 0
+    scores: list[int] = field(default_factory=lambda: [0, 0])
+    records: list[dict[str, Any]] = field(default_factory=list)
+    over: bool = False
+    current: GameState | None = None
+
+    def __post_init__(self) -> None:
+        self.prevalent_wind = self.rules.prevalent_wind
+
+    def next_hand(self) -> GameState:
+        """Deal the next hand."""
+        if self.over:
+            raise IllegalActionError("the match is over")
+        if self.current is not None and self.current.phase is not Phase.END:
+            raise IllegalActionError(f"hand {self.hand_no} is still being played")
+        self.hand_no += 1
+        self.current = new_hand(
+            self.rules, hand_seed(self.secret, self.hand_no), self.dealer, self.prevalent_wind
+        )
+        return self.current
+
+    def finish_hand(self) -> dict[str, Any]:
+        """Settle the finished hand (scores, dealer rotation, end of the match); returns its record."""
+        state = self.current
+        if state is None or state.result is None:
+            raise IllegalActionError("no finished hand to settle")
+        result = state.result
+        for s in (0, 1):
+            self.scores[s] += result["deltas"][s]
+        record = to_record(state, hand_no=self.hand_no)
+        self.records.append(record)
+        old = state.dealer
+        if result["reason"] == "escape":
+            self.over = True
+        elif self.rules.dealer_rotation == "alternate":
+            self.dealer = 1 - old
+        elif result["reason"] == "win":
+            self.dealer = result["winner"]
+        else:
+            self.dealer = old if self.rules.draw_keeps_dealer else 1 - old
+        if self.dealer != old and self.dealer is not None:
+            self.deal_passes += 1
+            if self.rules.rotate_prevalent_wind and self.deal_passes % 2 == 0:
+                self.prevalent_wind = (self.prevalent_wind + 1) % 4
+        if self.rules.match_hands and self.hand_no >= self.rules.match_hands:
+            self.over = True
+        return record

@@ -1,0 +1,134 @@
+"""Winning (和牌) in the game: the win context from the state, scoring with the rule set's table, points.
+
+A win is legal only if the hand is complete and its fans, without bonus and flower fans, reach
+``min_fan``. Scoring results are memoised per state step so legality and settlement agree and cost once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from erma.analysis import shapes
+from erma.game.state import GameState
+from erma.scoring import WinContext, plan_for, score
+from erma.scoring.pipeline import ScoreResult
+from erma.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class WinCheck:
+    """A scored win: the fans, the totals that matter for the rules, and the points it is worth."""
+
+    result: ScoreResult
+    fan_total: int
+    """F: every fan, bonus and flowers included."""
+    min_total: int
+    """The fans that count toward the minimum."""
+    points: int
+    """What the loser pays (cap and base points applied)."""
+    context: WinContext
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settlement's view of the win (every fan with its tiles)."""
+        return {
+            "hand": self.context.to_notation(),
+            "fans": [
+                {
+                    "id": f.id,
+                    "name_zh": f.name_zh,
+                    "name_en": f.name_en,
+                    "points": f.points,
+                    "count": f.count,
+                    "tiles": list(f.tiles),
+                }
+                for f in self.result.fans
+            ],
+            "fan_total": self.fan_total,
+            "points": self.points,
+        }
+
+
+def visible_copies(state: GameState, tile: Tile) -> int:
+    """Copies of a kind visible to everyone: in both rivers and in declared sets (concealed kongs too)."""
+    n = 0
+    for s in state.seats:
+        n += s.discards.count(tile)
+        for m in s.melds:
+            n += m.tiles.count(tile)
+    return n
+
+
+def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | None:
+    """Score ``seat`` winning with ``tile``: ``how`` is self (drawn, in hand), discard, rob or haidi.
+
+    For ``self`` and ``haidi`` the tile is already in the concealed hand. Returns None when the hand is
+    not complete or the fans do not reach the minimum.
+    """
+    rules = state.rules
+    me = state.seats[seat]
+    key = me.key if how in ("self", "haidi") else me.key + (1 << (4 * tile))
+    n = me.size + (0 if how in ("self", "haidi") else 1)
+    if shapes.overall(key, n) != -1:
+        return None
+    concealed = me.tiles()
+    if how in ("self", "haidi"):
+        concealed.remove(tile)
+    self_drawn = how in ("self", "haidi") or (how == "rob" and rules.robbing_kong_counts_as_self_draw)
+    initial = False
+    if not state.opened:
+        if how == "self" and seat == state.dealer and me.discards_made == 0:
+            initial = True  # 天胡
+        elif how == "self" and seat != state.dealer and me.discards_made == 0:
+            initial = True  # 地胡
+        elif how == "discard" and seat != state.dealer and state.seats[state.dealer].discards_made == 1:
+            initial = me.discards_made == 0  # 人胡
+    visible = visible_copies(state, tile) - (1 if how == "discard" else 0)
+    bonus = 0
+    if state.bonus_kinds:
+        all_tiles = [*concealed, tile, *(t for m in me.melds for t in m.tiles)]
+        bonus = sum(all_tiles.count(k) for k in state.bonus_kinds)
+    ctx = WinContext(
+        melds=tuple(me.melds),
+        concealed=tuple(concealed),
+        win_tile=tile,
+        self_drawn=self_drawn,
+        fourth_tile=visible >= rules.copies - 1,
+        about_kong=(how == "self" and state.draw_kind == "replacement") or how == "rob",
+        wall_last=(how in ("self", "haidi") and (state.wall_left == 0 or how == "haidi"))
+        or (how == "discard" and state.wall_left == 0),
+        seat_wind=state.seat_wind(seat),
+        prevalent_wind=state.prevalent_wind,
+        flowers=tuple(me.flowers),
+        flower_count=len(me.flowers),
+        bonus_count=bonus,
+        is_initial=initial,
+        is_dealer=seat == state.dealer,
+        declared_ready=me.riichi,
+        declared_ready_first_turn=me.riichi and me.riichi_first_turn,
+        ready_one_shot=me.riichi and me.riichi_draws <= 1 and me.riichi_clean,
+        robbing=how == "rob",
+        copies=rules.copies,
+    )
+    result = score(ctx, rules.fan_table)
+    if result is None:
+        return None
+    rows = plan_for(rules.fan_table).rows
+    fan_total = result.total
+    min_total = sum(
+        f.points * f.count
+        for f in result.fans
+        if rows[f.id].counts_for_min
+        or (rules.bonus_counts_for_min_fan and f.id == "bonus_tiles")
+        or (rules.flowers_count_for_min_fan and f.id != "bonus_tiles")
+    )
+    if min_total < rules.min_fan:
+        return None
+    points = result.capped_total + rules.mcr_base_points
+    if rules.fan_cap is not None:
+        if rules.cap_applies_to_bonus:
+            points = min(points, rules.fan_cap)
+        else:
+            bonus_pts = sum(f.points * f.count for f in result.fans if f.id == "bonus_tiles")
+            points = min(points - bonus_pts, rules.fan_cap) + bonus_pts
+    return WinCheck(result, fan_total, min_total, points, ctx)
