@@ -8,11 +8,20 @@ from erma.hand import Hand, MeldKind
 from erma.tiles import tile_to_mpsz, to_mpsz
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+FLAG_ITEMS = {
+    "initial": "is_initial",  # first turn / the dealer's first discard (天胡, 地胡, 人胡)
+    "ready": "declared_ready",  # 报听
+    "ready1": "declared_ready_first_turn",  # 天听 (with `ready`)
+    "oneshot": "ready_one_shot",  # 报听一发 (with `ready`)
+    "rob": "robbing",  # a robbed kong (with `kong`)
+    "flowerset": "flowers_in_play",  # the flower variant (无花牌)
+}
 
 
 def record_of(text: str) -> dict[str, Any]:
     """A score_record input from a test vector; context items: self/discard, seat=, wind=, flowers=,
-    last (is_4th_tile), kong (is_about_kong), wall (is_wall_last)."""
+    last (is_4th_tile), kong (is_about_kong), wall (is_wall_last), the FLAG_ITEMS, flowerset=1234f (the
+    flowers held, flower variant), bonus=N, copies=8; ``dealer`` / ``nondealer`` set is_dealer."""
     hand = Hand.parse(text)
     assert hand.win_tile is not None
     packs: list[list[Any]] = []
@@ -22,7 +31,8 @@ def record_of(text: str) -> dict[str, Any]:
         elif m.kind is MeldKind.PUNG:
             packs.append(["PENG", tile_to_mpsz(m.tile), 1])
         else:
-            packs.append(["GANG", tile_to_mpsz(m.tile), 0 if m.kind is MeldKind.CONCEALED_KONG else 1])
+            pack = ["GANG", tile_to_mpsz(m.tile), 0 if m.kind is MeldKind.CONCEALED_KONG else 1]
+            packs.append(pack if m.size == 4 else [*pack, m.size])
     rec: dict[str, Any] = {
         "packs": packs,
         "hand": to_mpsz(hand.concealed),
@@ -42,12 +52,23 @@ def record_of(text: str) -> dict[str, Any]:
             rec["is_about_kong"] = True
         elif item == "wall":
             rec["is_wall_last"] = True
+        elif item in ("dealer", "nondealer"):
+            rec["is_dealer"] = item == "dealer"
         elif item.startswith("seat="):
             rec["seat_wind"] = WINDS[item[5:]]
         elif item.startswith("wind="):
             rec["prevalent_wind"] = WINDS[item[5:]]
         elif item.startswith("flowers="):
             rec["flower_count"] = int(item[8:])
+        elif item in FLAG_ITEMS:
+            rec[FLAG_ITEMS[item]] = True
+        elif item.startswith("flowerset="):
+            rec["flowers"] = item[10:]
+            rec["flowers_in_play"] = True
+        elif item.startswith("bonus="):
+            rec["bonus_count"] = int(item[6:])
+        elif item.startswith("copies="):
+            rec["copies"] = int(item[7:])
         elif item:
             raise ValueError(f"unknown context item {item!r} in {text!r}")
     return rec

@@ -35,6 +35,8 @@ OPTIONAL_BOOL_KEYS = (
     "declared_ready",
     "declared_ready_first_turn",
     "ready_one_shot",
+    "robbing",
+    "flowers_in_play",
 )
 """Context for the two-player tables (default false; ``is_dealer`` defaults to seat_wind == 0)."""
 
@@ -48,6 +50,7 @@ KNOWN_KEYS = frozenset(
         "bonus_count",
         "seat_wind",
         "prevalent_wind",
+        "copies",
     )
 )
 
@@ -95,6 +98,14 @@ class WinContext:
     """Ready declared with the winner's first discard, no claim or kong before (天听)."""
     ready_one_shot: bool = False
     """Won within one go-round of declaring ready (报听一发)."""
+    robbing: bool = False
+    """Won on a robbed added kong (抢杠), also when scored as self-drawn (cuopai789: then ``self_drawn`` and
+    ``about_kong`` are true too, and 抢杠 and the self-draw fans score, not 杠上开花). Without it, the
+    reference's convention holds: ``about_kong`` and not ``self_drawn`` is 抢杠和."""
+    copies: int = 4
+    """Copies of each kind in the tile set: 4, or 8 for 无双 (5–8 of a kind in one hand, extended kongs)."""
+    flowers_in_play: bool = False
+    """The rule set has flowers (flower variant): only then does a win without flowers score 无花牌."""
 
     def to_notation(self) -> str:
         """``[1111m](2222z)234m678m5z+5z`` (RULES §0.1 hand notation, context left out)."""
@@ -144,9 +155,12 @@ def _int(record: Mapping[str, object], key: str, lo: int, hi: int, default: int 
 
 def _meld(raw: object, i: int) -> Meld:
     where = f"packs[{i}]"
-    if not isinstance(raw, list | tuple) or len(raw) != 3:
-        raise InvalidHandError(f"{where}: a pack is [kind, tile, offer], not {raw!r}")
-    kind, tile_text, offer = raw
+    if not isinstance(raw, list | tuple) or len(raw) not in (3, 4):
+        raise InvalidHandError(
+            f"{where}: a pack is [kind, tile, offer] (or [GANG, tile, offer, size]), not {raw!r}"
+        )
+    kind, tile_text, offer = raw[:3]
+    size = raw[3] if len(raw) == 4 else 4
     if not isinstance(kind, str) or kind.upper() not in ("CHI", "PENG", "GANG"):
         raise InvalidHandError(f"{where}: kind must be CHI, PENG or GANG, not {kind!r}")
     if not isinstance(offer, int) or isinstance(offer, bool) or not 0 <= offer <= 3:
@@ -161,9 +175,13 @@ def _meld(raw: object, i: int) -> Meld:
         if tile >= 27 or tile % 9 in (0, 8):
             raise InvalidHandError(f"{where}: a CHI names its middle tile (2–8 of a suit), not {tile_text!r}")
         return Meld(MeldKind.CHOW, tile - 1)
+    if len(raw) == 4 and (kind != "GANG" or not isinstance(size, int) or isinstance(size, bool)):
+        raise InvalidHandError(f"{where}: only a GANG takes a size (4–8 tiles), not {raw!r}")
     if kind == "PENG":
         return Meld(MeldKind.PUNG, tile)
-    return Meld(MeldKind.CONCEALED_KONG if offer == 0 else MeldKind.EXPOSED_KONG, tile)
+    if not 4 <= size <= 8:
+        raise InvalidHandError(f"{where}: a kong has 4 to 8 tiles, not {size!r}")
+    return Meld(MeldKind.CONCEALED_KONG if offer == 0 else MeldKind.EXPOSED_KONG, tile, size)
 
 
 def read_record(record: object) -> WinContext:
@@ -200,9 +218,12 @@ def read_record(record: object) -> WinContext:
     for t in concealed:
         seen[t] += 1
     seen[win] += 1
-    over = [t for t in range(NUM_KINDS) if seen[t] > 4]
+    copies = record.get("copies", 4)
+    if copies not in (4, 8) or isinstance(copies, bool):
+        raise InvalidHandError(f"copies must be 4 or 8, not {copies!r}")
+    over = [t for t in range(NUM_KINDS) if seen[t] > copies]
     if over:
-        raise InvalidHandError(f"more than 4 copies of {', '.join(tile_to_mpsz(t) for t in over)}")
+        raise InvalidHandError(f"more than {copies} copies of {', '.join(tile_to_mpsz(t) for t in over)}")
     flowers: tuple[Tile, ...] = ()
     if "flowers" in record:
         fl = _tiles(record["flowers"], "flowers")
@@ -235,4 +256,7 @@ def read_record(record: object) -> WinContext:
         declared_ready=_bool(record, "declared_ready"),
         declared_ready_first_turn=_bool(record, "declared_ready_first_turn"),
         ready_one_shot=_bool(record, "ready_one_shot"),
+        robbing=_bool(record, "robbing"),
+        copies=copies,
+        flowers_in_play=_bool(record, "flowers_in_play"),
     )

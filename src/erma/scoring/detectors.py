@@ -284,10 +284,15 @@ fan("lower_four", TILE_SHAPES)(_range_fan(1, 4))  # 小于五 Lower Four: only 1
 
 @fan("tile_hog", TILE_SHAPES)
 def tile_hog(v: HandView) -> list[Hit]:
-    """四归一 Tile Hog: all four copies of a kind used, not as a kong (each)."""
+    """四归一 Tile Hog: all four copies of a kind used, not as a kong (each; 无双: 4+ outside kongs)."""
     c = v.facts.counts
-    kongs = {g.tile for g in v.sets if g.kind == KONG}
-    return [((t,) * 4,) for t in v.facts.kinds if c[t] == 4 and t not in kongs]
+    kongs = [g for g in v.sets if g.kind == KONG]
+    if not kongs:
+        return [((t,) * 4,) for t in v.facts.kinds if c[t] >= 4]
+    out = list(c)
+    for g in kongs:
+        out[g.tile] -= g.size
+    return [((t,) * 4,) for t in v.facts.kinds if out[t] >= 4]
 
 
 # ----------------------------------------------------------------------------------- the sets
@@ -432,8 +437,17 @@ def _kongs(melded: int, concealed: int, total: int = 0) -> Detector:
     return detect
 
 
-fan("melded_kong", SET_SHAPES)(_kongs(1, 0))  # 明杠 Melded Kong
-fan("concealed_kong", SET_SHAPES)(_kongs(0, 1))  # 暗杠 Concealed Kong
+def _kong_each(melded: bool) -> Detector:
+    """One hit per kong of the kind (a table may count each, as cuopai13's 明杠 / 暗杠 do)."""
+
+    def detect(v: HandView) -> list[Hit]:
+        return [(g.tiles,) for g in v.sets if g.kind == KONG and g.melded == melded]
+
+    return detect
+
+
+fan("melded_kong", SET_SHAPES)(_kong_each(True))  # 明杠 Melded Kong
+fan("concealed_kong", SET_SHAPES)(_kong_each(False))  # 暗杠 Concealed Kong
 fan("two_melded_kongs", SET_SHAPES)(_kongs(2, 0))  # 双明杠 Two Melded Kongs
 fan("concealed_kong_and_melded_kong", SET_SHAPES)(_kongs(1, 1))  # 明暗杠
 fan("two_concealed_kongs", SET_SHAPES)(_kongs(0, 2))  # 双暗杠 Two Concealed Kongs
@@ -508,14 +522,16 @@ def last_tile_claim(v: HandView) -> list[Hit]:
 
 @fan("out_with_replacement_tile")
 def out_with_replacement_tile(v: HandView) -> list[Hit]:
-    """杠上开花 Out with Replacement Tile: self-drawn on a kong's replacement tile."""
-    return _win(v) if v.facts.kong_involved and v.facts.self_drawn else _NONE
+    """杠上开花 Out with Replacement Tile: self-drawn on a kong's replacement tile (not a robbed kong)."""
+    f = v.facts
+    return _win(v) if f.kong_involved and f.self_drawn and not f.ctx.robbing else _NONE
 
 
 @fan("robbing_the_kong")
 def robbing_the_kong(v: HandView) -> list[Hit]:
-    """抢杠和 Robbing The Kong: won on the tile of the opponent's added kong."""
-    return _win(v) if v.facts.kong_involved and not v.facts.self_drawn else _NONE
+    """抢杠和 Robbing The Kong: won on the tile of the opponent's added kong (maybe scored as self-drawn)."""
+    f = v.facts
+    return _win(v) if f.ctx.robbing or (f.kong_involved and not f.self_drawn) else _NONE
 
 
 @fan("flower_tiles")
@@ -666,8 +682,8 @@ def big_three_dragons(a: Tile, b: Tile, c: Tile) -> bool:
 
 @group("double_pung", "pungs", 2)
 def double_pung(a: Tile, b: Tile) -> bool:
-    """双同刻 Double Pung: same-number pungs in two suits."""
-    return a < 27 and b < 27 and a % 9 == b % 9
+    """双同刻 Double Pung: same-number pungs in two suits (无双: two pungs of one kind are not)."""
+    return a < 27 and b < 27 and a != b and a % 9 == b % 9
 
 
 @group("two_dragons_pungs", "pungs", 2)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from erma.errors import ErmaError
+from erma.scoring import twoplayer as _twoplayer  # noqa: F401  (registers the two-player fans)
 from erma.scoring.combine import GroupPlan, combine_chows, combine_pungs
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, Detector, Hit
@@ -42,6 +43,8 @@ class Plan:
     """Row by id."""
     order: dict[str, int]
     """Priority (table position) by id."""
+    has_limits: bool = False
+    """The table has limit fans (役满): when one applies, only limit fans are kept."""
 
 
 @functools.cache
@@ -66,6 +69,7 @@ def plan_for(table: str) -> Plan:
         excluding=tuple(r for r in t.rows if r.excludes),
         rows={r.id: r for r in t.rows},
         order={r.id: i for i, r in enumerate(t.rows)},
+        has_limits=any(r.limit for r in t.rows),
     )
 
 
@@ -126,6 +130,8 @@ def score_view(view: HandView, plan: Plan) -> tuple[Fans, int]:
     """Steps 2–4 for one reading: its fans after exclusions (and the fallback) and its total."""
     fans = exclude(detect(view, plan), plan)
     rows = plan.rows
+    if plan.has_limits and any(rows[k].limit for k in fans):
+        fans = {k: v for k, v in fans.items() if rows[k].limit}  # 役满: the limit fans alone
     if not any(rows[k].counts_for_min for k in fans):
         for fan_id, fn in plan.fallbacks:
             fans[fan_id] = fn(view)
@@ -199,6 +205,8 @@ def best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, int] | None
     top = -1
     yielding = False
     prefer = plan.table.prefer
+    if plan.table.shapes is not None:
+        views = [v for v in views if v.shape in plan.table.shapes]
     for i, v in enumerate(views):
         fans, pts = score_view(v, plan)
         if pts > top or (pts == top and (yielding or any(k in fans for k in prefer))):

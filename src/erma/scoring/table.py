@@ -21,8 +21,10 @@ exclusions apply first and the order of the result). Each ``[[fans]]`` row has:
     a limit fan (役满): when any applies, only limit fans are totalled.
 
 The ``[table]`` header gives ``id``, ``name_zh``, ``name_en`` and optionally ``cap`` (the largest total
-scored). ``[tie_break]`` optionally gives ``prefer`` (fan ids: among readings with the same total, a
-later reading scoring one of them replaces an earlier one) and ``yield`` (fan ids of a special reading
+scored) and ``shapes`` (the winning shapes it recognises, e.g. ``["regular", "seven_pairs"]``; a hand
+that wins only in another shape does not win with this table). ``[tie_break]`` optionally gives
+``prefer`` (fan ids: among readings with the same total, a later reading scoring one of them replaces
+an earlier one) and ``yield`` (fan ids of a special reading
 that gives way to any later reading with the same total).
 
 A fan that another counted fan excludes is not counted and excludes nothing itself: rows are processed
@@ -48,8 +50,12 @@ _ROW_KEYS = frozenset(
     {"id", "name_zh", "name_en", "value", "excludes", "per_instance", "counts_for_min", "limit"}
 )
 _EXCL_KEYS = frozenset({"id", "count", "own"})
-_TABLE_KEYS = frozenset({"id", "name_zh", "name_en", "cap"})
+_TABLE_KEYS = frozenset({"id", "name_zh", "name_en", "cap", "shapes"})
 _TIE_KEYS = frozenset({"prefer", "yield"})
+SHAPE_NAMES = frozenset(
+    {"regular", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight"}
+)
+"""The shape names a table's ``shapes`` may list (:mod:`erma.scoring.readings`)."""
 _TOP_KEYS = frozenset({"table", "tie_break", "fans"})
 
 
@@ -105,6 +111,8 @@ class FanTable:
     """Tie-break: a later reading with one of these fans wins a tie."""
     yield_to_later: frozenset[str] = frozenset()
     """Tie-break: a reading with one of these fans gives way to any later reading with the same total."""
+    shapes: frozenset[str] | None = None
+    """The winning shapes the table recognises (``regular``, ``seven_pairs``, …); None = every shape."""
 
     def row(self, fan_id: str) -> FanRow:
         """The row of a fan id; KeyError if the table does not score it."""
@@ -158,6 +166,13 @@ def parse_table(text: str, source: str = "<table>") -> FanTable:
     cap = head.get("cap")
     if cap is not None and (not _is_int(cap) or cap <= 0):
         raise RuleSetError(f"{source}: [table] cap must be a positive integer, not {cap!r}")
+    shapes = head.get("shapes")
+    if shapes is not None and (
+        not isinstance(shapes, list) or not shapes or not all(s in SHAPE_NAMES for s in shapes)
+    ):
+        raise RuleSetError(
+            f"{source}: [table] shapes must be a list of {', '.join(sorted(SHAPE_NAMES))}, not {shapes!r}"
+        )
     tie = _table_of(data, "tie_break", source, required=False)
     _no_unknown(tie, _TIE_KEYS, source, "[tie_break]")
     raw_rows = data.get("fans")
@@ -183,6 +198,7 @@ def parse_table(text: str, source: str = "<table>") -> FanTable:
         cap=cap,
         prefer=frozenset(prefer),
         yield_to_later=frozenset(yld),
+        shapes=None if shapes is None else frozenset(shapes),
     )
 
 
