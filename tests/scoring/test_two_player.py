@@ -13,7 +13,7 @@ from erma.scoring.context import read_record
 
 from .notation import record_of, summary
 
-TWO_PLAYER = ("erqs", "cuopai13")
+TWO_PLAYER = ("erqs", "classic64t3", "mcr_subset", "cuopai13")
 
 
 def _score(text: str, table: str) -> dict[str, Any]:
@@ -63,6 +63,28 @@ VECTORS = [
         10,
     ),
     ("erqs", "1111335577m11z5z + 5z ; discard", {"七对": 24, "混一色": 6, "四归一": 2}, 32),
+    # K3 百万石 (classic64t3) and its boundary (99 pips: no 百万石, same as mcr)
+    (
+        "classic64t3",
+        "(999m)(888m)(777m)(666m)5m + 5m ; discard",
+        {"百万石": 88, "一色四节高": 48, "全求人": 6, "幺九刻": 1, "二五八将": 1},
+        144,
+    ),
+    (
+        "mcr",
+        "(999m)(888m)(777m)(666m)5m + 5m ; discard",
+        {"一色四节高": 48, "清一色": 24, "全求人": 6, "幺九刻": 1},
+        79,
+    ),
+    (
+        "classic64t3",
+        "(999m)(888m)(777m)(555m)6m + 6m ; discard",
+        {"清一色": 24, "一色三节高": 24, "碰碰和": 6, "全求人": 6, "幺九刻": 1},
+        61,
+    ),
+    # K2 in the tables without 大七星 (classic64t3) and with it (mcr_subset)
+    ("classic64t3", "1122334455667z + 7z ; discard", {"字一色": 64, "七对": 24}, 88),
+    ("mcr_subset", "1122334455667z + 7z ; self", {"大七星": 88, "自摸": 1}, 89),
     # K9: a 无双 extended kong is still one melded kong (明杠 1), not two
     (
         "erqs",
@@ -170,6 +192,37 @@ EXTRA = [
     ),
     ("erqs", "(234m)(678m)(444z)999m5m + 5m ; discard, flowerset=15f", "flower_tiles", ("no_flowers",)),
     ("erqs", "(234m)(678m)(444z)999m5m + 5m ; discard, flowerset", "no_flowers", ("flower_tiles",)),
+    # classic64t3: 立直 (门清) and 报听 (not 门清); 天听 excludes both; 幺九头, 二五八将
+    (
+        "classic64t3",
+        "123m456m789m11z22z + 2z ; discard, ready",
+        "declared_ready_concealed",
+        ("declared_ready",),
+    ),
+    (
+        "classic64t3",
+        "(123m)456m789m11z22z + 2z ; discard, ready",
+        "declared_ready",
+        ("declared_ready_concealed",),
+    ),
+    (
+        "classic64t3",
+        "123m456m789m11z22z + 2z ; discard, ready, ready1",
+        "heavenly_ready",
+        ("declared_ready", "declared_ready_concealed"),
+    ),
+    ("classic64t3", "123m456m789m11z22z + 2z ; discard", "terminal_or_honor_pair", ("pair_258",)),
+    ("classic64t3", "123m456m789m55m22z + 2z ; discard", "pair_258", ("terminal_or_honor_pair",)),
+    ("classic64t3", "123m456m789m11z22z + 2z ; discard, initial, seat=W", "human_hand", ("concealed_hand",)),
+    # mcr_subset: no 人胡, no 圈风刻 (the prevalent wind pung is a 幺九刻)
+    ("mcr_subset", "123m456m789m11z22z + 2z ; discard, initial, seat=W", "concealed_hand", ("human_hand",)),
+    (
+        "mcr_subset",
+        "(111z)123456789m6z + 6z ; discard, seat=W",
+        "pung_of_terminals_or_honors",
+        ("prevalent_wind",),
+    ),
+    ("mcr_subset", "123m456m789m11z22z + 2z ; self, initial, seat=W", "earthly_hand", ("self_drawn",)),
     # cuopai13
     ("cuopai13", "2233445566778p + 8p ; discard", "big_wheels", ("seven_pairs",)),
     ("cuopai13", "(111s)555s777s99s77z + 7z ; discard", "red_peacock", ()),
@@ -358,7 +411,7 @@ def _mpsz(tiles: list[int]) -> str:
     return to_mpsz(tiles)
 
 
-@pytest.mark.parametrize("table", ["mcr", "erqs"])
+@pytest.mark.parametrize("table", ["mcr", "erqs", "classic64t3", "mcr_subset"])
 @pytest.mark.parametrize("copies", [4, 8])
 def test_every_man_and_honours_win_has_one_flush_fan(table: str, copies: int) -> None:
     if table == "mcr" and copies == 8:
@@ -387,3 +440,31 @@ def test_every_man_and_honours_win_has_one_flush_fan(table: str, copies: int) ->
 def test_tables_are_packaged() -> None:
     assert set(TWO_PLAYER) <= set(table_names())
     assert load_table("cuopai13").cap == 13
+    assert all(load_table(t).cap is None for t in ("erqs", "classic64t3", "mcr_subset"))
+
+
+@pytest.mark.parametrize("table", TWO_PLAYER)
+def test_excluders_come_first(table: str) -> None:
+    """Rows are in priority order: a row that excludes an earlier row only excludes rows excluding nothing."""
+    t = load_table(table)
+    pos = {r.id: i for i, r in enumerate(t.rows)}
+    for row in t.rows:
+        for ex in row.excludes:
+            if ex.target in pos and pos[ex.target] < pos[row.id]:
+                assert not t.row(ex.target).excludes, (row.id, ex.target)
+
+
+@pytest.mark.parametrize(
+    ("table", "fan_ids"),
+    [
+        (
+            "erqs",
+            {"concealed_kong_and_melded_kong", "pung_of_terminals_or_honors", "no_honors", "chicken_hand"},
+        ),
+        ("classic64t3", {"concealed_kong_and_melded_kong", "big_seven_stars", "flower_tiles"}),
+        ("mcr_subset", {"human_hand", "prevalent_wind", "flower_tiles", "concealed_kong_and_melded_kong"}),
+        ("cuopai13", {"prevalent_wind", "seat_wind", "pung_of_terminals_or_honors", "chicken_hand"}),
+    ],
+)
+def test_fans_a_table_leaves_out(table: str, fan_ids: set[str]) -> None:
+    assert not fan_ids & set(load_table(table).ids)
