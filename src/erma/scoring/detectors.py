@@ -9,6 +9,11 @@ Three sorts of detector:
   set may be reused, is the pipeline's business (不得相同, 套算一次: :mod:`erma.scoring.combine`).
 - a **fallback** applies when nothing else counts (无番和).
 
+A fan detector may declare the facts it ``needs`` (``F_*`` bits of :mod:`erma.scoring.readings`, such as
+``F_PUNG | F_HONORS``): the pipeline then skips it on readings where one of them does not hold, which
+saves the call. The bits must be necessary conditions (a detector that would find a hit without them is
+wrong); leaving ``needs`` out is always correct.
+
 A hit names the sets or tiles that make one instance: a tuple of tile tuples, e.g. ``((0, 1, 2), (0, 1, 2))``
 for 一般高 123m123m.
 
@@ -24,6 +29,38 @@ from typing import Final
 from erma.scoring.readings import (
     ALL_SHAPES,
     CHOW,
+    F_ALL_MELDED,
+    F_CONCEALED,
+    F_CONCEALED_PUNGS,
+    F_DISCARD,
+    F_EDGE_PUNG,
+    F_FLOWERS,
+    F_FOUR_COPIES,
+    F_GREEN_ONLY,
+    F_HONOR_PUNG,
+    F_HONORS,
+    F_KONG,
+    F_KONG_INVOLVED,
+    F_LAST_TILE,
+    F_NO_CHOW,
+    F_NO_HONORS,
+    F_NO_PUNG,
+    F_ONE_SUIT,
+    F_OUTSIDE_ONLY,
+    F_PAIR_FIVE,
+    F_PUNG,
+    F_RANKS_1_4,
+    F_RANKS_4_6,
+    F_RANKS_6_9,
+    F_REVERSIBLE_ONLY,
+    F_SELF_DRAWN,
+    F_SIMPLES_ONLY,
+    F_SUITED_PAIR,
+    F_TERMINALS_ONLY,
+    F_THREE_SUITS,
+    F_TWO_SUITS,
+    F_WALL_LAST,
+    F_WINDS_DRAGONS,
     HONORS_KNITTED,
     KNITTED,
     KONG,
@@ -82,17 +119,19 @@ class FanSpec:
     """The set-group predicate."""
     fallback: bool = False
     """Applies only when no other fan that counts for the minimum does (无番和)."""
+    needs: int = 0
+    """Facts (``F_*`` bits of :mod:`erma.scoring.readings`) without which the detector finds nothing."""
 
 
 REGISTRY: dict[str, FanSpec] = {}
 """Every known fan id → its detector."""
 
 
-def fan(fan_id: str, shapes: frozenset[str] = ALL_SHAPES) -> Callable[[Detector], Detector]:
-    """Register a fan detector."""
+def fan(fan_id: str, shapes: frozenset[str] = ALL_SHAPES, needs: int = 0) -> Callable[[Detector], Detector]:
+    """Register a fan detector (``needs``: the ``F_*`` facts it cannot do without, see above)."""
 
     def deco(fn: Detector) -> Detector:
-        REGISTRY[fan_id] = FanSpec(fan_id, shapes, detect=fn)
+        REGISTRY[fan_id] = FanSpec(fan_id, shapes, detect=fn, needs=needs)
         return fn
 
     return deco
@@ -171,7 +210,7 @@ def seven_pairs(v: HandView) -> list[Hit]:
     return _whole(v)
 
 
-@fan("seven_shifted_pairs", frozenset({SEVEN_PAIRS}))
+@fan("seven_shifted_pairs", frozenset({SEVEN_PAIRS}), needs=F_ONE_SUIT | F_NO_HONORS)
 def seven_shifted_pairs(v: HandView) -> list[Hit]:
     """连七对 Seven Shifted Pairs: seven consecutive pairs of one suit."""
     kinds = v.facts.kinds
@@ -182,7 +221,7 @@ def seven_shifted_pairs(v: HandView) -> list[Hit]:
     return _whole(v) if one_run and all(st[t] == 2 for t in kinds) else _NONE
 
 
-@fan("nine_gates", frozenset({REGULAR}))
+@fan("nine_gates", frozenset({REGULAR}), needs=F_ONE_SUIT | F_NO_HONORS | F_CONCEALED)
 def nine_gates(v: HandView) -> list[Hit]:
     """九莲宝灯 Nine Gates: concealed 1112345678999 of one suit, won on any tile of it."""
     f = v.facts
@@ -198,69 +237,69 @@ def nine_gates(v: HandView) -> list[Hit]:
 # ----------------------------------------------------------------------------- tile make-up
 
 
-@fan("all_green", TILE_SHAPES)
+@fan("all_green", TILE_SHAPES, needs=F_GREEN_ONLY)
 def all_green(v: HandView) -> list[Hit]:
     """绿一色 All Green: only 23468s and 发."""
     return _whole(v) if all(t in GREEN_SET for t in v.facts.kinds) else _NONE
 
 
-@fan("all_terminals", TILE_SHAPES)
+@fan("all_terminals", TILE_SHAPES, needs=F_TERMINALS_ONLY)
 def all_terminals(v: HandView) -> list[Hit]:
     """清幺九 All Terminals: only 1s and 9s."""
     return _whole(v) if v.facts.terminals_only else _NONE
 
 
-@fan("all_honors", TILE_SHAPES)
+@fan("all_honors", TILE_SHAPES, needs=F_OUTSIDE_ONLY | F_HONORS)
 def all_honors(v: HandView) -> list[Hit]:
     """字一色 All Honors."""
     return _whole(v) if v.facts.suits == 0 else _NONE
 
 
-@fan("all_terminals_and_honors", TILE_SHAPES)
+@fan("all_terminals_and_honors", TILE_SHAPES, needs=F_OUTSIDE_ONLY)
 def all_terminals_and_honors(v: HandView) -> list[Hit]:
     """混幺九 All Terminals and Honors: only terminals and honours."""
     return _whole(v) if v.facts.outside_only else _NONE
 
 
-@fan("all_simples", TILE_SHAPES)
+@fan("all_simples", TILE_SHAPES, needs=F_SIMPLES_ONLY)
 def all_simples(v: HandView) -> list[Hit]:
     """断幺 All Simples: no terminal or honour."""
     return _whole(v) if v.facts.simples_only else _NONE
 
 
-@fan("reversible_tiles", TILE_SHAPES)
+@fan("reversible_tiles", TILE_SHAPES, needs=F_REVERSIBLE_ONLY)
 def reversible_tiles(v: HandView) -> list[Hit]:
     """推不倒 Reversible Tiles: only 1234589p, 245689s and 白."""
     return _whole(v) if all(t in REVERSIBLE for t in v.facts.kinds) else _NONE
 
 
-@fan("full_flush", TILE_SHAPES)
+@fan("full_flush", TILE_SHAPES, needs=F_ONE_SUIT | F_NO_HONORS)
 def full_flush(v: HandView) -> list[Hit]:
     """清一色 Full Flush: one suit, no honours."""
     f = v.facts
     return _whole(v) if f.suits == 1 and not f.honors else _NONE
 
 
-@fan("half_flush", TILE_SHAPES)
+@fan("half_flush", TILE_SHAPES, needs=F_ONE_SUIT | F_HONORS)
 def half_flush(v: HandView) -> list[Hit]:
     """混一色 Half Flush: one suit and honours."""
     f = v.facts
     return _whole(v) if f.suits == 1 and f.honors else _NONE
 
 
-@fan("one_voided_suit", TILE_SHAPES)
+@fan("one_voided_suit", TILE_SHAPES, needs=F_TWO_SUITS)
 def one_voided_suit(v: HandView) -> list[Hit]:
     """缺一门 One Voided Suit: exactly one suit absent."""
     return _whole(v) if v.facts.suits == 2 else _NONE
 
 
-@fan("no_honors", TILE_SHAPES)
+@fan("no_honors", TILE_SHAPES, needs=F_NO_HONORS)
 def no_honors(v: HandView) -> list[Hit]:
     """无字 No Honors."""
     return _whole(v) if not v.facts.honors else _NONE
 
 
-@fan("all_types", TILE_SHAPES)
+@fan("all_types", TILE_SHAPES, needs=F_THREE_SUITS | F_WINDS_DRAGONS)
 def all_types(v: HandView) -> list[Hit]:
     """五门齐 All Types: three suits, a wind and a dragon."""
     f = v.facts
@@ -275,14 +314,14 @@ def _range_fan(lo: int, hi: int) -> Detector:
     return detect
 
 
-fan("upper_tiles", TILE_SHAPES)(_range_fan(7, 9))  # 全大 Upper Tiles: only 7 8 9
-fan("middle_tiles", TILE_SHAPES)(_range_fan(4, 6))  # 全中 Middle Tiles: only 4 5 6
-fan("lower_tiles", TILE_SHAPES)(_range_fan(1, 3))  # 全小 Lower Tiles: only 1 2 3
-fan("upper_four", TILE_SHAPES)(_range_fan(6, 9))  # 大于五 Upper Four: only 6–9
-fan("lower_four", TILE_SHAPES)(_range_fan(1, 4))  # 小于五 Lower Four: only 1–4
+fan("upper_tiles", TILE_SHAPES, F_NO_HONORS | F_RANKS_6_9)(_range_fan(7, 9))  # 全大 Upper Tiles: only 7 8 9
+fan("middle_tiles", TILE_SHAPES, F_NO_HONORS | F_RANKS_4_6)(_range_fan(4, 6))  # 全中 Middle Tiles: only 4 5 6
+fan("lower_tiles", TILE_SHAPES, F_NO_HONORS | F_RANKS_1_4)(_range_fan(1, 3))  # 全小 Lower Tiles: only 1 2 3
+fan("upper_four", TILE_SHAPES, F_NO_HONORS | F_RANKS_6_9)(_range_fan(6, 9))  # 大于五 Upper Four: only 6–9
+fan("lower_four", TILE_SHAPES, F_NO_HONORS | F_RANKS_1_4)(_range_fan(1, 4))  # 小于五 Lower Four: only 1–4
 
 
-@fan("tile_hog", TILE_SHAPES)
+@fan("tile_hog", TILE_SHAPES, needs=F_FOUR_COPIES)
 def tile_hog(v: HandView) -> list[Hit]:
     """四归一 Tile Hog: all four copies of a kind used, not as a kong (each; 无双: 4+ outside kongs)."""
     c = v.facts.counts
@@ -302,7 +341,7 @@ def _set_parts(v: HandView, pred: Callable[[int, Tile], bool]) -> list[Hit]:
     return [(g.tiles,) for g in v.sets if pred(g.kind, g.tile)]
 
 
-@fan("all_pungs", frozenset({REGULAR}))
+@fan("all_pungs", frozenset({REGULAR}), needs=F_NO_CHOW | F_PUNG)
 def all_pungs(v: HandView) -> list[Hit]:
     """碰碰和 All Pungs: four pungs or kongs."""
     return [tuple(g.tiles for g in v.sets)] if len(v.pungs) == 4 else _NONE
@@ -323,19 +362,19 @@ def outside_hand(v: HandView) -> list[Hit]:
     return _every_set(v, lambda t: t % 9 in (0, 6), lambda t: t >= 27 or t % 9 in (0, 8))
 
 
-@fan("all_five", frozenset({REGULAR}))
+@fan("all_five", frozenset({REGULAR}), needs=F_PAIR_FIVE)
 def all_five(v: HandView) -> list[Hit]:
     """全带五 All Five: every set and the pair hold a 5."""
     return _every_set(v, lambda t: t % 9 in (2, 3, 4), lambda t: t < 27 and t % 9 == 4)
 
 
-@fan("all_even_pungs", frozenset({REGULAR}))
+@fan("all_even_pungs", frozenset({REGULAR}), needs=F_NO_CHOW | F_SUITED_PAIR | F_NO_HONORS)
 def all_even_pungs(v: HandView) -> list[Hit]:
     """全双刻 All Even Pungs: pungs and pair of 2 4 6 8 only."""
     return _every_set(v, lambda t: False, lambda t: t < 27 and t % 9 in (1, 3, 5, 7))
 
 
-@fan("pure_terminal_chows", frozenset({REGULAR}))
+@fan("pure_terminal_chows", frozenset({REGULAR}), needs=F_PAIR_FIVE | F_NO_PUNG | F_ONE_SUIT | F_NO_HONORS)
 def pure_terminal_chows(v: HandView) -> list[Hit]:
     """一色双龙会 Pure Terminal Chows: 123 123 789 789 and 55 of one suit."""
     p = v.pair
@@ -347,7 +386,11 @@ def pure_terminal_chows(v: HandView) -> list[Hit]:
     return _NONE
 
 
-@fan("three_suited_terminal_chows", frozenset({REGULAR}))
+@fan(
+    "three_suited_terminal_chows",
+    frozenset({REGULAR}),
+    needs=F_PAIR_FIVE | F_NO_PUNG | F_THREE_SUITS | F_NO_HONORS,
+)
 def three_suited_terminal_chows(v: HandView) -> list[Hit]:
     """三色双龙会 Three-Suited Terminal Chows: 123 and 789 in two suits, 55 in the third."""
     p = v.pair
@@ -360,7 +403,7 @@ def three_suited_terminal_chows(v: HandView) -> list[Hit]:
     return _NONE
 
 
-@fan("all_chows", SET_SHAPES)
+@fan("all_chows", SET_SHAPES, needs=F_NO_PUNG | F_SUITED_PAIR)
 def all_chows(v: HandView) -> list[Hit]:
     """平和 All Chows: chows only and a suited pair (组合龙: its one set is a chow)."""
     if v.pair < 27 and all(g.kind == CHOW for g in v.sets):
@@ -368,7 +411,7 @@ def all_chows(v: HandView) -> list[Hit]:
     return _NONE
 
 
-@fan("little_four_winds", frozenset({REGULAR}))
+@fan("little_four_winds", frozenset({REGULAR}), needs=F_HONOR_PUNG)
 def little_four_winds(v: HandView) -> list[Hit]:
     """小四喜 Little Four Winds: three wind pungs and a wind pair."""
     winds = [g.tiles for g in v.sets if g.kind != CHOW and g.tile in WINDS_SET]
@@ -377,7 +420,7 @@ def little_four_winds(v: HandView) -> list[Hit]:
     return _NONE
 
 
-@fan("little_three_dragons", frozenset({REGULAR}))
+@fan("little_three_dragons", frozenset({REGULAR}), needs=F_HONOR_PUNG)
 def little_three_dragons(v: HandView) -> list[Hit]:
     """小三元 Little Three Dragons: two dragon pungs and a dragon pair."""
     dragons = [g.tiles for g in v.sets if g.kind != CHOW and g.tile in DRAGON_SET]
@@ -386,26 +429,26 @@ def little_three_dragons(v: HandView) -> list[Hit]:
     return _NONE
 
 
-@fan("dragon_pung", SET_SHAPES)
+@fan("dragon_pung", SET_SHAPES, needs=F_HONOR_PUNG)
 def dragon_pung(v: HandView) -> list[Hit]:
     """箭刻 Dragon Pung: a pung or kong of 中 发 白 (each)."""
     return _set_parts(v, lambda k, t: k != CHOW and t in DRAGON_SET)
 
 
-@fan("pung_of_terminals_or_honors", SET_SHAPES)
+@fan("pung_of_terminals_or_honors", SET_SHAPES, needs=F_EDGE_PUNG)
 def pung_of_terminals_or_honors(v: HandView) -> list[Hit]:
     """幺九刻 Pung of Terminals or Honors: a pung or kong of a terminal or a wind (each)."""
     return _set_parts(v, lambda k, t: k != CHOW and (t in WINDS_SET or (t < 27 and t % 9 in (0, 8))))
 
 
-@fan("prevalent_wind", SET_SHAPES)
+@fan("prevalent_wind", SET_SHAPES, needs=F_EDGE_PUNG)
 def prevalent_wind(v: HandView) -> list[Hit]:
     """圈风刻 Prevalent Wind: a pung or kong of the prevalent wind."""
     w = EAST + v.facts.ctx.prevalent_wind
     return _set_parts(v, lambda k, t: k != CHOW and t == w)
 
 
-@fan("seat_wind", SET_SHAPES)
+@fan("seat_wind", SET_SHAPES, needs=F_EDGE_PUNG)
 def seat_wind(v: HandView) -> list[Hit]:
     """门风刻 Seat Wind: a pung or kong of the seat wind."""
     w = EAST + v.facts.ctx.seat_wind
@@ -421,9 +464,9 @@ def _concealed_pungs(n: int) -> Detector:
     return detect
 
 
-fan("two_concealed_pungs", SET_SHAPES)(_concealed_pungs(2))  # 双暗刻 Two Concealed Pungs
-fan("three_concealed_pungs", SET_SHAPES)(_concealed_pungs(3))  # 三暗刻 Three Concealed Pungs
-fan("four_concealed_pungs", SET_SHAPES)(_concealed_pungs(4))  # 四暗刻 Four Concealed Pungs
+fan("two_concealed_pungs", SET_SHAPES, F_CONCEALED_PUNGS)(_concealed_pungs(2))  # 双暗刻
+fan("three_concealed_pungs", SET_SHAPES, F_CONCEALED_PUNGS)(_concealed_pungs(3))  # 三暗刻
+fan("four_concealed_pungs", SET_SHAPES, F_CONCEALED_PUNGS)(_concealed_pungs(4))  # 四暗刻
 
 
 def _kongs(melded: int, concealed: int, total: int = 0) -> Detector:
@@ -446,28 +489,28 @@ def _kong_each(melded: bool) -> Detector:
     return detect
 
 
-fan("melded_kong", SET_SHAPES)(_kong_each(True))  # 明杠 Melded Kong
-fan("concealed_kong", SET_SHAPES)(_kong_each(False))  # 暗杠 Concealed Kong
-fan("two_melded_kongs", SET_SHAPES)(_kongs(2, 0))  # 双明杠 Two Melded Kongs
-fan("concealed_kong_and_melded_kong", SET_SHAPES)(_kongs(1, 1))  # 明暗杠
-fan("two_concealed_kongs", SET_SHAPES)(_kongs(0, 2))  # 双暗杠 Two Concealed Kongs
-fan("three_kongs", SET_SHAPES)(_kongs(0, 0, 3))  # 三杠 Three Kongs
-fan("four_kongs", SET_SHAPES)(_kongs(0, 0, 4))  # 四杠 Four Kongs
+fan("melded_kong", SET_SHAPES, F_KONG)(_kong_each(True))  # 明杠 Melded Kong
+fan("concealed_kong", SET_SHAPES, F_KONG)(_kong_each(False))  # 暗杠 Concealed Kong
+fan("two_melded_kongs", SET_SHAPES, F_KONG)(_kongs(2, 0))  # 双明杠 Two Melded Kongs
+fan("concealed_kong_and_melded_kong", SET_SHAPES, F_KONG)(_kongs(1, 1))  # 明暗杠
+fan("two_concealed_kongs", SET_SHAPES, F_KONG)(_kongs(0, 2))  # 双暗杠 Two Concealed Kongs
+fan("three_kongs", SET_SHAPES, F_KONG)(_kongs(0, 0, 3))  # 三杠 Three Kongs
+fan("four_kongs", SET_SHAPES, F_KONG)(_kongs(0, 0, 4))  # 四杠 Four Kongs
 
 
-@fan("concealed_hand", SET_SHAPES)
+@fan("concealed_hand", SET_SHAPES, needs=F_CONCEALED | F_DISCARD)
 def concealed_hand(v: HandView) -> list[Hit]:
     """门前清 Concealed Hand: no claimed set, won on a discard."""
     return _whole(v) if v.facts.melded_sets == 0 and not v.facts.self_drawn else _NONE
 
 
-@fan("fully_concealed_hand", SET_SHAPES)
+@fan("fully_concealed_hand", SET_SHAPES, needs=F_CONCEALED | F_SELF_DRAWN)
 def fully_concealed_hand(v: HandView) -> list[Hit]:
     """不求人 Fully Concealed Hand: no claimed set, self-drawn."""
     return _whole(v) if v.facts.melded_sets == 0 and v.facts.self_drawn else _NONE
 
 
-@fan("melded_hand", frozenset({REGULAR}))
+@fan("melded_hand", frozenset({REGULAR}), needs=F_ALL_MELDED | F_DISCARD)
 def melded_hand(v: HandView) -> list[Hit]:
     """全求人 Melded Hand: four claimed sets, won on a discard (onto the pair)."""
     return _whole(v) if v.facts.melded_sets == 4 and not v.facts.self_drawn else _NONE
@@ -496,31 +539,31 @@ fan("single_wait", SET_SHAPES)(_wait(3))  # 单钓将 Single Wait (unique)
 # ------------------------------------------------------------------------------ the situation
 
 
-@fan("self_drawn")
+@fan("self_drawn", needs=F_SELF_DRAWN)
 def self_drawn(v: HandView) -> list[Hit]:
     """自摸 Self-Drawn."""
     return _win(v) if v.facts.self_drawn else _NONE
 
 
-@fan("last_tile")
+@fan("last_tile", needs=F_LAST_TILE)
 def last_tile(v: HandView) -> list[Hit]:
     """和绝张 Last Tile: the winning tile is the last copy."""
     return _win(v) if v.facts.last_tile else _NONE
 
 
-@fan("last_tile_draw")
+@fan("last_tile_draw", needs=F_WALL_LAST | F_SELF_DRAWN)
 def last_tile_draw(v: HandView) -> list[Hit]:
     """妙手回春 Last Tile Draw: self-drawn on the last wall tile."""
     return _win(v) if v.facts.wall_last and v.facts.self_drawn else _NONE
 
 
-@fan("last_tile_claim")
+@fan("last_tile_claim", needs=F_WALL_LAST | F_DISCARD)
 def last_tile_claim(v: HandView) -> list[Hit]:
     """海底捞月 Last Tile Claim: won on the last discard."""
     return _win(v) if v.facts.wall_last and not v.facts.self_drawn else _NONE
 
 
-@fan("out_with_replacement_tile")
+@fan("out_with_replacement_tile", needs=F_KONG_INVOLVED | F_SELF_DRAWN)
 def out_with_replacement_tile(v: HandView) -> list[Hit]:
     """杠上开花 Out with Replacement Tile: self-drawn on a kong's replacement tile (not a robbed kong)."""
     f = v.facts
@@ -534,7 +577,7 @@ def robbing_the_kong(v: HandView) -> list[Hit]:
     return _win(v) if f.ctx.robbing or (f.kong_involved and not f.self_drawn) else _NONE
 
 
-@fan("flower_tiles")
+@fan("flower_tiles", needs=F_FLOWERS)
 def flower_tiles(v: HandView) -> list[Hit]:
     """花牌 Flower Tiles: one per flower."""
     ctx = v.facts.ctx

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from erma.errors import ErmaError
@@ -17,9 +17,8 @@ from erma.scoring import twoplayer as _twoplayer  # noqa: F401  (registers the t
 from erma.scoring.combine import GroupPlan, combine_chows, combine_pungs
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, Detector, Hit
-from erma.scoring.readings import ALL_SHAPES, KONG, REGULAR, HandView, readings
+from erma.scoring.readings import ALL_SHAPES, KONG, REGULAR, HandView, part_text, readings
 from erma.scoring.table import FanRow, FanTable, load_table
-from erma.tiles import Tile, to_mpsz
 
 Fans = dict[str, list[Hit]]
 """Fan id → its instances (hits), for one reading."""
@@ -43,6 +42,12 @@ class Plan:
     """Row by id."""
     order: dict[str, int]
     """Priority (table position) by id."""
+    needs: dict[str, int] = field(default_factory=dict)
+    """Facts each fan detector needs (``FanSpec.needs``), by id."""
+    selected: dict[str, dict[int, tuple[tuple[str, Detector], ...]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Memo: shape → reading facts → the detectors of ``by_shape`` whose needs they meet."""
     has_limits: bool = False
     """The table has limit fans (役满): when one applies, only limit fans are kept."""
 
@@ -69,32 +74,63 @@ def plan_for(table: str) -> Plan:
         excluding=tuple(r for r in t.rows if r.excludes),
         rows={r.id: r for r in t.rows},
         order={r.id: i for i, r in enumerate(t.rows)},
+        needs={r.id: REGISTRY[r.id].needs for r in t.rows},
         has_limits=any(r.limit for r in t.rows),
     )
 
 
+def _selected(plan: Plan, shape: str, features: int) -> tuple[tuple[str, Detector], ...]:
+    """The detectors of ``plan.by_shape[shape]`` whose needs the reading's facts meet (memoised)."""
+    memo = plan.selected.setdefault(shape, {})
+    found = memo.get(features)
+    if found is None:
+        if len(memo) > 1 << 16:  # a bound, far above what hands produce
+            memo.clear()
+        needs = plan.needs
+        found = memo[features] = tuple(
+            (i, fn) for i, fn in plan.by_shape[shape] if not needs.get(i, 0) & ~features
+        )
+    return found
+
+
 def detect(view: HandView, plan: Plan) -> Fans:
-    """Step 2: every fan of the table that applies to this reading, before exclusions."""
+    """Step 2: every fan of the table that applies to this reading, before exclusions.
+
+    Detectors whose declared needs (``FanSpec.needs``) the reading lacks are not asked: they find nothing.
+    """
     fans: Fans = {}
     shape = view.shape
-    for fan_id, fn in plan.by_shape[shape]:
+    memo = plan.selected.get(shape)
+    chosen = memo.get(view.features) if memo is not None else None
+    if chosen is None:
+        chosen = _selected(plan, shape, view.features)
+    for fan_id, fn in chosen:
         hits = fn(view)
         if hits:
             fans[fan_id] = hits
     if shape == REGULAR:
-        fans.update(combine_chows(view.chows, plan.groups))
-        kongs = {g.tile for g in view.sets if g.kind == KONG}
-        fans.update(combine_pungs(view.pungs, plan.groups, [4 if t in kongs else 3 for t in view.pungs]))
+        if len(view.chows) >= 2:
+            fans.update(combine_chows(view.chows, plan.groups))
+        if len(view.pungs) >= 2:
+            kongs = {g.tile for g in view.sets if g.kind == KONG}
+            sizes = [4 if t in kongs else 3 for t in view.pungs] if kongs else [3] * len(view.pungs)
+            fans.update(combine_pungs(view.pungs, plan.groups, sizes))
     return fans
 
 
 def exclude(fans: Fans, plan: Plan) -> Fans:
     """Step 3: apply the table's exclusions (不计) in priority order; a removed fan excludes nothing."""
-    out = {k: list(v) for k, v in fans.items()}
-    for row in plan.excluding:
-        mine = out.get(row.id)
+    out = dict(fans)  # the lists are replaced, never changed in place
+    rows = plan.rows
+    order = plan.order
+    present = [k for k in fans if rows[k].excludes]
+    if len(present) > 1:
+        present.sort(key=order.__getitem__)
+    for fan_id in present:
+        mine = out.get(fan_id)
         if not mine:
             continue
+        row = rows[fan_id]
         for ex in row.excludes:
             target = out.get(ex.target)
             if not target:
@@ -190,13 +226,10 @@ class ScoreResult:
         }
 
 
-@functools.lru_cache(maxsize=4096)
-def _mpsz(part: tuple[Tile, ...]) -> str:
-    return to_mpsz(part)
-
-
 def _hit_text(hit: Hit) -> str:
-    return " ".join([_mpsz(p) for p in hit if p])
+    if len(hit) == 1:
+        return part_text(hit[0])
+    return " ".join([part_text(p) for p in hit if p])
 
 
 def best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, int] | None:

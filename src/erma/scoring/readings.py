@@ -23,7 +23,7 @@ from erma.analysis.tables import INC, SUIT_MASK
 from erma.hand import MeldKind
 from erma.scoring.context import WinContext
 from erma.scoring.waits import regular_waits_key, unique_wait_key
-from erma.tiles import NUM_KINDS, TERMINALS_AND_HONORS, Tile, to_mpsz
+from erma.tiles import BAMBOOS, DOTS, GREENS, NUM_KINDS, TERMINALS_AND_HONORS, WHITE, Tile, to_mpsz
 
 REGULAR: Final = "regular"
 """基本和型: four sets and a pair."""
@@ -40,6 +40,77 @@ ALL_SHAPES: Final = frozenset({REGULAR, SEVEN_PAIRS, THIRTEEN_ORPHANS, HONORS_KN
 CHOW: Final = 0
 PUNG: Final = 1
 KONG: Final = 2
+
+# Facts of a reading, one bit each (HandView.features): a detector declares the ones it needs
+# (``@fan(..., needs=F_PUNG | F_HONORS)``) and the pipeline skips it on readings that lack one.
+# Hand facts (the same for every reading of a hand):
+F_HONORS: Final = 1 << 0
+"""Some honour tile."""
+F_NO_HONORS: Final = 1 << 1
+"""No honour tile."""
+F_ONE_SUIT: Final = 1 << 2
+"""Exactly one suit present."""
+F_TWO_SUITS: Final = 1 << 3
+"""Exactly two suits present."""
+F_THREE_SUITS: Final = 1 << 4
+"""All three suits present."""
+F_WINDS_DRAGONS: Final = 1 << 5
+"""Some wind and some dragon tile."""
+F_SELF_DRAWN: Final = 1 << 6
+"""自摸."""
+F_DISCARD: Final = 1 << 7
+"""Won on a discard (or a robbed kong)."""
+F_CONCEALED: Final = 1 << 8
+"""No claimed set (concealed kongs allowed)."""
+F_ALL_MELDED: Final = 1 << 9
+"""Four claimed sets."""
+F_WALL_LAST: Final = 1 << 10
+"""The last wall tile."""
+F_LAST_TILE: Final = 1 << 11
+"""和绝张 (after the corrections)."""
+F_KONG_INVOLVED: Final = 1 << 12
+"""杠上开花 / 抢杠和 flag (after the corrections)."""
+F_FLOWERS: Final = 1 << 13
+"""Some flower held."""
+F_FOUR_COPIES: Final = 1 << 14
+"""Some kind held four times or more."""
+F_TERMINALS_ONLY: Final = 1 << 15
+"""Only 1s and 9s."""
+F_OUTSIDE_ONLY: Final = 1 << 16
+"""Only terminals and honours."""
+F_SIMPLES_ONLY: Final = 1 << 17
+"""No terminal or honour."""
+F_GREEN_ONLY: Final = 1 << 18
+"""Only 23468s and 发."""
+F_REVERSIBLE_ONLY: Final = 1 << 19
+"""Only 1234589p, 245689s and 白."""
+F_RANKS_1_4: Final = 1 << 20
+"""Suited ranks all within 1–4 (or no suited tile)."""
+F_RANKS_4_6: Final = 1 << 21
+"""Suited ranks all within 4–6."""
+F_RANKS_6_9: Final = 1 << 22
+"""Suited ranks all within 6–9."""
+# Reading facts:
+F_CHOW: Final = 1 << 24
+"""Some chow among the sets."""
+F_NO_CHOW: Final = 1 << 25
+"""No chow among the sets."""
+F_PUNG: Final = 1 << 26
+"""Some pung or kong among the sets."""
+F_NO_PUNG: Final = 1 << 27
+"""No pung or kong among the sets."""
+F_KONG: Final = 1 << 28
+"""Some kong."""
+F_HONOR_PUNG: Final = 1 << 29
+"""Some pung or kong of a wind or dragon."""
+F_EDGE_PUNG: Final = 1 << 30
+"""Some pung or kong of a terminal or wind (幺九刻)."""
+F_CONCEALED_PUNGS: Final = 1 << 31
+"""Two or more concealed pungs (暗刻)."""
+F_PAIR_FIVE: Final = 1 << 32
+"""The pair is a suited 5."""
+F_SUITED_PAIR: Final = 1 << 33
+"""The pair is suited."""
 
 REF_ORDER: Final[tuple[int, ...]] = (
     *range(0, 9),  # 1–9m
@@ -132,6 +203,8 @@ class HandFacts:
     """The standing tiles with the winning tile, packed 4 bits a kind (:data:`erma.analysis.tables.INC`)."""
     mask: int = 0
     """The kinds present, one bit a kind (bit t for kind t)."""
+    features: int = 0
+    """The hand facts (``F_*`` bits up to F_RANKS_6_9) that hold."""
     _unique_wait: bool | None = field(default=None, repr=False)
 
     @property
@@ -171,17 +244,19 @@ class HandView:
     """Claimed kongs (明杠, exposed or added)."""
     concealed_kongs: int = 0
     """Concealed kongs (暗杠)."""
+    features: int = 0
+    """The facts (``F_*`` bits) that hold for this reading: the hand's and the reading's."""
     _wait: int = field(default=-1, repr=False)
 
     def describe(self) -> str:
         """The reading in mpsz, sets then pair: ``123m 123m 123m 789p 55z``."""
-        parts = [to_mpsz(g.tiles) for g in self.sets]
-        if self.pair >= 0:
-            parts.append(to_mpsz((self.pair, self.pair)))
-        if self.knitted:
-            parts.insert(0, to_mpsz(self.knitted))
         if self.shape in (SEVEN_PAIRS, THIRTEEN_ORPHANS, HONORS_KNITTED):
-            return to_mpsz(self.facts.tiles)
+            return part_text(self.facts.tiles)
+        parts = [part_text(g.tiles) for g in self.sets]
+        if self.pair >= 0:
+            parts.append(part_text((self.pair, self.pair)))
+        if self.knitted:
+            parts.insert(0, part_text(self.knitted))
         return " ".join(parts)
 
     @property
@@ -228,6 +303,38 @@ class HandView:
         return 3 if pos & 4 else 0
 
 
+_RANK_CHAR: Final = (
+    tuple(str(t % 9 + 1) for t in range(27))
+    + tuple(str(r) for r in range(1, 8))
+    + tuple(str(r) for r in range(1, 9))
+)
+_SUIT_CHAR: Final = "m" * 9 + "p" * 9 + "s" * 9 + "z" * 7 + "f" * 8
+_PART_TEXT: dict[tuple[Tile, ...], str] = {}
+
+
+def part_text(part: tuple[Tile, ...]) -> str:
+    """``to_mpsz(part)``, fast for the sorted parts of hits and readings (sets of a few tiles memoised)."""
+    got = _PART_TEXT.get(part)
+    if got is not None:
+        return got
+    prev = ""
+    out = []
+    for i, t in enumerate(part):
+        if not 0 <= t < 42 or (i and t < part[i - 1]):
+            return to_mpsz(part)  # unsorted or not kinds: the general path (and its errors)
+        c = _SUIT_CHAR[t]
+        if c != prev:
+            if prev:
+                out.append(prev)
+            prev = c
+        out.append(_RANK_CHAR[t])
+    out.append(prev)
+    text = "".join(out)
+    if len(part) <= 4:
+        _PART_TEXT[part] = text
+    return text
+
+
 def _declared_group(kind: MeldKind, tile: Tile) -> Group:
     if kind is MeldKind.CHOW:
         return Group(CHOW, tile, True, True)
@@ -253,6 +360,15 @@ _M_DRAGONS: Final = 0x7 << 31
 _M_TERMINALS: Final = sum(1 << (9 * s + r) for s in range(3) for r in (0, 8))
 _ODD_BITS: Final = sum(INC)
 """The low bit of every kind's count in a packed key."""
+_M_EDGE_OR_HONOR: Final = _M_TERMINALS | _M_HONORS
+_M_GREEN: Final = sum(1 << t for t in GREENS)
+_M_REVERSIBLE: Final = sum(
+    1 << t
+    for t in (*(DOTS[i] for i in (0, 1, 2, 3, 4, 7, 8)), *(BAMBOOS[i] for i in (1, 3, 4, 5, 7, 8)), WHITE)
+)
+_M_EDGE_PUNG: Final = _M_TERMINALS | _M_WINDS
+_F_SUITS: Final = (0, F_ONE_SUIT, F_TWO_SUITS, F_THREE_SUITS)
+_F_NO_SETS: Final = F_NO_CHOW | F_NO_PUNG
 
 
 def hand_facts(ctx: WinContext) -> HandFacts:
@@ -293,34 +409,78 @@ def hand_facts(ctx: WinContext) -> HandFacts:
         if standing[t]:
             key += standing[t] << (4 * t)
     fixed_win = counts[win] - standing[win]
-    last = (ctx.fourth_tile and standing[win] == 1) or fixed_win == 3
+    last = (ctx.fourth_tile and standing[win] == 1) or fixed_win == ctx.copies - 1
     kong = ctx.about_kong
     if kong:
         kong = has_kong if ctx.self_drawn else fixed_win == 0 and standing[win] == 1
     rm = (mask | mask >> 9 | mask >> 18) & 0x1FF
-    edge_or_honor = _M_TERMINALS | _M_HONORS
+    lo, hi = (rm & -rm).bit_length(), rm.bit_length()
+    suits = (mask & _M_SUITS[0] != 0) + (mask & _M_SUITS[1] != 0) + (mask & _M_SUITS[2] != 0)
+    honors = mask & _M_HONORS != 0
+    winds = mask & _M_WINDS != 0
+    dragons = mask & _M_DRAGONS != 0
+    terminals_only = mask & ~_M_TERMINALS == 0
+    outside_only = mask & ~_M_EDGE_OR_HONOR == 0
+    simples_only = mask & _M_EDGE_OR_HONOR == 0
+    melded_sets = sum([g.melded for g in declared])
+    f = (F_HONORS if honors else F_NO_HONORS) | _F_SUITS[suits]
+    f |= F_SELF_DRAWN if ctx.self_drawn else F_DISCARD
+    if winds and dragons:
+        f |= F_WINDS_DRAGONS
+    if melded_sets == 0:
+        f |= F_CONCEALED
+    elif melded_sets == 4:
+        f |= F_ALL_MELDED
+    if ctx.wall_last:
+        f |= F_WALL_LAST
+    if last:
+        f |= F_LAST_TILE
+    if kong:
+        f |= F_KONG_INVOLVED
+    if ctx.flowers or ctx.flower_count:
+        f |= F_FLOWERS
+    if max(counts) >= 4:
+        f |= F_FOUR_COPIES
+    if terminals_only:
+        f |= F_TERMINALS_ONLY
+    if outside_only:
+        f |= F_OUTSIDE_ONLY
+    if simples_only:
+        f |= F_SIMPLES_ONLY
+    if mask & ~_M_GREEN == 0:
+        f |= F_GREEN_ONLY
+    if mask & ~_M_REVERSIBLE == 0:
+        f |= F_REVERSIBLE_ONLY
+    if lo:
+        if hi <= 4:
+            f |= F_RANKS_1_4
+        if lo >= 4 and hi <= 6:
+            f |= F_RANKS_4_6
+        if lo >= 6:
+            f |= F_RANKS_6_9
     return HandFacts(
-        suits=(mask & _M_SUITS[0] != 0) + (mask & _M_SUITS[1] != 0) + (mask & _M_SUITS[2] != 0),
-        honors=mask & _M_HONORS != 0,
-        winds=mask & _M_WINDS != 0,
-        dragons=mask & _M_DRAGONS != 0,
-        ranks=((rm & -rm).bit_length(), rm.bit_length()),
-        terminals_only=mask & ~_M_TERMINALS == 0,
-        outside_only=mask & ~edge_or_honor == 0,
-        simples_only=mask & edge_or_honor == 0,
+        suits=suits,
+        honors=honors,
+        winds=winds,
+        dragons=dragons,
+        ranks=(lo, hi),
+        terminals_only=terminals_only,
+        outside_only=outside_only,
+        simples_only=simples_only,
         ctx=ctx,
         counts=counts,
         standing=standing,
         tiles=tuple(tiles),
         kinds=tuple(kinds),
         declared=declared,
-        melded_sets=sum([g.melded for g in declared]),
+        melded_sets=melded_sets,
         self_drawn=ctx.self_drawn,
         last_tile=last,
         kong_involved=kong,
         wall_last=ctx.wall_last,
         key=key,
         mask=mask,
+        features=f,
     )
 
 
@@ -357,11 +517,35 @@ def _view(
                     win_pungs += 1
     if shape == REGULAR and not facts.self_drawn and not win_in_chow:
         # A discard completing a concealed pung makes it melded, unless it can sit in a concealed chow.
-        cp -= win_pungs
-    if len(chows) > 1:
-        chows.sort(key=_ref_key)
-    if len(pungs) > 1:
-        pungs.sort(key=_ref_key)
+        cp -= win_pungs > 0  # one pung (无双: six of a kind are two pungs, one made melded)
+    f = facts.features
+    if chows:
+        f |= F_CHOW
+        if len(chows) > 1:
+            chows.sort(key=_ref_key)
+    else:
+        f |= F_NO_CHOW
+    if pungs:
+        f |= F_PUNG
+        pm = 0
+        for t in pungs:
+            pm |= 1 << t
+        if pm & _M_HONORS:
+            f |= F_HONOR_PUNG
+        if pm & _M_EDGE_PUNG:
+            f |= F_EDGE_PUNG
+        if mk or ck:
+            f |= F_KONG
+        if len(pungs) > 1:
+            pungs.sort(key=_ref_key)
+    else:
+        f |= F_NO_PUNG
+    if cp >= 2:
+        f |= F_CONCEALED_PUNGS
+    if 0 <= pair < 27:
+        f |= F_SUITED_PAIR
+        if pair % 9 == 4:
+            f |= F_PAIR_FIVE
     return HandView(
         facts=facts,
         shape=shape,
@@ -373,6 +557,7 @@ def _view(
         concealed_pungs=cp,
         melded_kongs=mk,
         concealed_kongs=ck,
+        features=f,
     )
 
 
@@ -387,15 +572,15 @@ def _special(facts: HandFacts) -> HandView | None:
     melds = ctx.melds
     if not melds:
         if key & _ODD_BITS == 0:
-            return HandView(facts, SEVEN_PAIRS)
+            return HandView(facts, SEVEN_PAIRS, features=facts.features | _F_NO_SETS)
         nk = len(facts.kinds)
         if nk == 14:
             suited = facts.mask & ~_M_HONORS
             n_suited = suited.bit_count()
             if 7 <= n_suited <= 9 and any(suited & ~m == 0 for m in _KNITTED_MASKS):
-                return HandView(facts, HONORS_KNITTED)
+                return HandView(facts, HONORS_KNITTED, features=facts.features | _F_NO_SETS)
         elif nk == 13 and facts.mask == _ORPHANS_MASK:
-            return HandView(facts, THIRTEEN_ORPHANS)
+            return HandView(facts, THIRTEEN_ORPHANS, features=facts.features | _F_NO_SETS)
     if len(melds) > 1:
         return None
     smask = facts.mask if not melds else _mask_of(facts.standing)
