@@ -338,6 +338,18 @@ def test_wushuang(table: str, text: str, fans: dict[str, int]) -> None:
     assert summary(_score(text, table)) == fans
 
 
+def test_wushuang_last_tile_and_concealed_pungs() -> None:
+    """和绝张 is forced only when all 7 other copies are the winner's own; a discard onto two concealed pungs
+    of its kind makes one of them melded."""
+    ids = {f["id"] for f in _score("(555m)123m789m111z5m + 5m ; discard, copies=8", "erqs")["fans"]}
+    assert "last_tile" not in ids
+    ids = {f["id"] for f in _score("(5555555m)46m789m111z99m + 5m ; discard, copies=8", "erqs")["fans"]}
+    assert "last_tile" in ids
+    ids = {f["id"] for f in _score("11111m555m999m77m + 1m ; discard, copies=8", "erqs")["fans"]}
+    assert "three_concealed_pungs" in ids
+    assert "two_concealed_pungs" not in ids
+
+
 def test_wushuang_needs_copies_8() -> None:
     rec = record_of("111111m222m333m9m + 9m ; discard")
     assert score_record(rec, "erqs")["error"] == "invalid_input"

@@ -379,7 +379,14 @@ def hand_facts(ctx: WinContext) -> HandFacts:
     win = ctx.win_tile
     standing[win] += 1
     counts = standing[:]
-    declared = tuple([_DECLARED[m.kind, m.tile] for m in ctx.melds])
+    declared = tuple(
+        [
+            _DECLARED[m.kind, m.tile]
+            if m.size <= 4
+            else _declared_group(m.kind, m.tile)._replace(size=m.size)
+            for m in ctx.melds
+        ]
+    )  # a 无双 extended kong (5–8 tiles) is one kong with all its tiles
     has_kong = False
     for g in declared:
         if g.kind == CHOW:
@@ -390,7 +397,7 @@ def hand_facts(ctx: WinContext) -> HandFacts:
         else:
             if g.kind == KONG:
                 has_kong = True
-                counts[g.tile] += 4
+                counts[g.tile] += g.size
             else:
                 counts[g.tile] += 3
     key = 0
