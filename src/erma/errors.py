@@ -25,3 +25,15 @@ class IllegalActionError(ErmaError):
 
 class InvalidRecordError(ErmaError):
     """A game record that cannot be read or does not replay (牌谱错误)."""
+
+
+class InvalidInputError(ErmaError):
+    """A value the store refuses: a malformed name, password, amount, day or unit (无效输入)."""
+
+
+class NameTakenError(ErmaError):
+    """A player name that is already registered (用户名已被占用)."""
+
+
+class InsufficientBeansError(ErmaError):
+    """An account that cannot put up any beans for a hand (欢乐豆不足)."""
