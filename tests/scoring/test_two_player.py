@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from erma.scoring import load_table, plan_for, score_record, table_names
+from erma.hand import Meld
+from erma.scoring import WinContext, load_table, plan_for, score, score_record, table_names
 from erma.scoring.context import read_record
+from erma.tiles import parse
 
 from .notation import record_of, summary
 
@@ -128,6 +130,50 @@ def test_vector(table: str, text: str, fans: dict[str, int], total: int) -> None
     result = _score(text, table)
     assert summary(result) == fans
     assert result["total"] == total
+
+
+def test_c5_haidi_win() -> None:
+    """C5: a 海底捞月 pick completing a declared 门清 hand: 海底捞月 + 门清自摸 + 门清报听 (or 天听 2)."""
+    r = _score("123m456m789p56s22z + 7s ; self, wall, ready, seat=W", "cuopai13")
+    assert summary(r) == {"海底捞月": 1, "门清自摸": 1, "门清报听": 1}
+    r = _score("123m456m789p56s22z + 7s ; self, wall, ready, ready1, seat=W", "cuopai13")
+    assert summary(r) == {"天听": 2, "海底捞月": 1, "门清自摸": 1}
+
+
+def test_engine_context() -> None:
+    """The engine builds WinContext itself: melds with 无双 sizes, robbing scored as self-drawn, copies=8."""
+    rob = WinContext(
+        melds=(),
+        concealed=tuple(parse("123m456m789p56s22z")),
+        win_tile=parse("7s")[0],
+        self_drawn=True,
+        about_kong=True,
+        robbing=True,
+        seat_wind=2,
+        bonus_count=1,
+    )
+    result = score(rob, "cuopai13")
+    assert result is not None
+    assert [(f.name_zh, f.points * f.count) for f in result.fans] == [
+        ("门清自摸", 1),
+        ("抢杠", 1),
+        ("花牌", 1),
+    ]
+    assert (result.total, result.capped_total) == (3, 3)
+    wushuang = WinContext(
+        melds=(Meld.parse("(55555m)"),),
+        concealed=tuple(parse("123m678m111z9m")),
+        win_tile=parse("9m")[0],
+        seat_wind=2,
+        copies=8,
+    )
+    result = score(wushuang, "erqs")
+    assert result is not None
+    assert {f.id: f.count for f in result.fans}["melded_kong"] == 1
+    assert (
+        score(WinContext(melds=(), concealed=tuple(parse("147m258p369s1234z")), win_tile=31), "cuopai13")
+        is None
+    )
 
 
 def test_c2_cap_and_c3_limit() -> None:
