@@ -16,6 +16,7 @@ bad key; ``score_record`` turns that into an ``invalid_input`` result.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -117,6 +118,14 @@ class WinContext:
         )
 
 
+_MPSZ_FAST = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
+"""Plain mpsz without spaces, honour letters or flowers: read by :func:`_tiles` without ``parse``."""
+_RUN = re.compile(r"([1-9]+)([mpsz])")
+_SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
+_MELDS: dict[tuple[str, str, int], Meld] = {}
+"""Memo of well-formed three-item packs ``(kind, tile, offer)`` → meld (a few hundred at most)."""
+
+
 def _tile(value: object, where: str) -> Tile:
     if isinstance(value, str):
         t = _TOKEN.get(value.strip())
@@ -131,9 +140,18 @@ def _tile(value: object, where: str) -> Tile:
 
 def _tiles(value: object, where: str) -> list[Tile]:
     if isinstance(value, str):
+        if _MPSZ_FAST.fullmatch(value):
+            out: list[Tile] = []
+            for digits, suit in _RUN.findall(value):
+                base = _SUIT_BASE[suit] - 49  # ord("1") == 49
+                out += [base + ord(d) for d in digits]
+            return out
         return parse(value)
     if isinstance(value, list | tuple):
-        return [_tile(v, where) for v in value]
+        try:
+            return [_TOKEN[v] for v in value]
+        except (KeyError, TypeError):  # spaces, other notations or a wrong value: the checked path
+            return [_tile(v, where) for v in value]
     raise InvalidHandError(f"{where}: expected a notation string or a list of tiles, not {value!r}")
 
 
@@ -154,6 +172,18 @@ def _int(record: Mapping[str, object], key: str, lo: int, hi: int, default: int 
 
 
 def _meld(raw: object, i: int) -> Meld:
+    if type(raw) is list and len(raw) == 3:
+        kind, tile_text, offer = raw
+        if type(kind) is str and type(tile_text) is str and type(offer) is int:
+            key = (kind, tile_text, offer)
+            m = _MELDS.get(key)
+            if m is None:
+                m = _MELDS[key] = _meld_checked(raw, i)
+            return m
+    return _meld_checked(raw, i)
+
+
+def _meld_checked(raw: object, i: int) -> Meld:
     where = f"packs[{i}]"
     if not isinstance(raw, list | tuple) or len(raw) not in (3, 4):
         raise InvalidHandError(
@@ -195,16 +225,18 @@ def read_record(record: object) -> WinContext:
     missing = [k for k in REQUIRED_KEYS if k not in record]
     if missing:
         raise InvalidHandError(f"record lacks {', '.join(missing)}")
-    unknown = sorted(str(k) for k in record if k not in KNOWN_KEYS)
-    if unknown:
+    if not KNOWN_KEYS.issuperset(record):
+        unknown = sorted(str(k) for k in record if k not in KNOWN_KEYS)
         raise InvalidHandError(f"record has unknown key(s) {', '.join(unknown)}")
     packs = record["packs"]
     if not isinstance(packs, list | tuple) or len(packs) > 4:
         raise InvalidHandError(f"packs must be a list of at most 4 packs, not {packs!r}")
-    melds = tuple(_meld(p, i) for i, p in enumerate(packs))
+    melds = tuple([_meld(p, i) for i, p in enumerate(packs)])
     concealed = _tiles(record["hand"], "hand")
-    win = _tile(record["win_tile"], "win_tile")
-    if any(t >= NUM_KINDS for t in concealed) or win >= NUM_KINDS:
+    win = _TOKEN.get(record["win_tile"], -1) if type(record["win_tile"]) is str else -1
+    if win < 0:
+        win = _tile(record["win_tile"], "win_tile")
+    if (concealed and max(concealed) >= NUM_KINDS) or win >= NUM_KINDS:
         raise InvalidHandError("hand: flowers are not part of a hand; give them as flower_count or flowers")
     if len(concealed) + 3 * len(melds) != 13:
         raise InvalidHandError(
@@ -221,8 +253,8 @@ def read_record(record: object) -> WinContext:
     copies = record.get("copies", 4)
     if copies not in (4, 8) or isinstance(copies, bool):
         raise InvalidHandError(f"copies must be 4 or 8, not {copies!r}")
-    over = [t for t in range(NUM_KINDS) if seen[t] > copies]
-    if over:
+    if max(seen) > copies:
+        over = [t for t in range(NUM_KINDS) if seen[t] > copies]
         raise InvalidHandError(f"more than {copies} copies of {', '.join(tile_to_mpsz(t) for t in over)}")
     flowers: tuple[Tile, ...] = ()
     if "flowers" in record:
