@@ -181,8 +181,6 @@ class HandFacts:
     """杠上开花 / 抢杠和 after the corrections (needs a kong / a first copy)."""
     wall_last: bool
     """The last wall tile."""
-    robbing: bool = False
-    """抢杠: won on a robbed kong (the context says so, or the reference's about_kong without self-draw)."""
     suits: int = 0
     """Number of suits present (0–3)."""
     honors: bool = False
