@@ -109,6 +109,7 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
         ready_one_shot=me.riichi and me.riichi_draws <= 1 and me.riichi_clean,
         robbing=how == "rob",
         copies=rules.copies,
+        flowers_in_play=rules.flowers,
     )
     result = score(ctx, rules.fan_table)
     if result is None:
