@@ -48,6 +48,10 @@ class Plan:
         default_factory=dict, compare=False, repr=False
     )
     """Memo: shape → reading facts → the detectors of ``by_shape`` whose needs they meet."""
+    group_memo: dict[object, tuple[tuple[str, tuple[Hit, ...]], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Memo: a reading's chows, or its pungs and their sizes → the set-group fans they make."""
     has_limits: bool = False
     """The table has limit fans (役满): when one applies, only limit fans are kept."""
 
@@ -109,13 +113,42 @@ def detect(view: HandView, plan: Plan) -> Fans:
         if hits:
             fans[fan_id] = hits
     if shape == REGULAR:
-        if len(view.chows) >= 2:
-            fans.update(combine_chows(view.chows, plan.groups))
-        if len(view.pungs) >= 2:
-            kongs = {g.tile for g in view.sets if g.kind == KONG}
-            sizes = [4 if t in kongs else 3 for t in view.pungs] if kongs else [3] * len(view.pungs)
-            fans.update(combine_pungs(view.pungs, plan.groups, sizes))
+        chows = view.chows
+        if len(chows) >= 2:
+            memo_g = plan.group_memo
+            found = memo_g.get(chows)
+            if found is None:
+                found = _memo_groups(memo_g, chows, combine_chows(chows, plan.groups))
+            for fan_id, hits_t in found:
+                fans[fan_id] = list(hits_t)
+        pungs = view.pungs
+        if len(pungs) >= 2:
+            if view.melded_kongs or view.concealed_kongs:
+                kongs = {g.tile for g in view.sets if g.kind == KONG}
+                sizes = tuple([4 if t in kongs else 3 for t in pungs])
+            else:
+                sizes = _THREES[len(pungs)]
+            gkey = (pungs, sizes)
+            memo_g = plan.group_memo
+            found = memo_g.get(gkey)
+            if found is None:
+                found = _memo_groups(memo_g, gkey, combine_pungs(pungs, plan.groups, sizes))
+            for fan_id, hits_t in found:
+                fans[fan_id] = list(hits_t)
     return fans
+
+
+_THREES: tuple[tuple[int, ...], ...] = tuple((3,) * n for n in range(6))
+
+
+def _memo_groups(
+    memo: dict[object, tuple[tuple[str, tuple[Hit, ...]], ...]], key: object, fans: Fans
+) -> tuple[tuple[str, tuple[Hit, ...]], ...]:
+    """Store the set-group fans of a reading's chows or pungs (bounded; the keys are few in practice)."""
+    if len(memo) > 1 << 17:
+        memo.clear()
+    found = memo[key] = tuple((k, tuple(v)) for k, v in fans.items())
+    return found
 
 
 def exclude(fans: Fans, plan: Plan) -> Fans:

@@ -308,13 +308,19 @@ _RANK_CHAR: Final = (
 )
 _SUIT_CHAR: Final = "m" * 9 + "p" * 9 + "s" * 9 + "z" * 7 + "f" * 8
 _PART_TEXT: dict[tuple[Tile, ...], str] = {}
+_LAST_PART: list[tuple[Tile, ...]] = [()]
+_LAST_TEXT: list[str] = [""]
 
 
 def part_text(part: tuple[Tile, ...]) -> str:
     """``to_mpsz(part)``, fast for the sorted parts of hits and readings (sets of a few tiles memoised)."""
-    got = _PART_TEXT.get(part)
-    if got is not None:
-        return got
+    if len(part) > 4:
+        if part is _LAST_PART[0]:
+            return _LAST_TEXT[0]
+    else:
+        got = _PART_TEXT.get(part)
+        if got is not None:
+            return got
     prev = ""
     out = []
     for i, t in enumerate(part):
@@ -330,6 +336,9 @@ def part_text(part: tuple[Tile, ...]) -> str:
     text = "".join(out)
     if len(part) <= 4:
         _PART_TEXT[part] = text
+    else:
+        _LAST_PART[0] = part  # a whole hand is often asked for several times in a row (held: no reuse)
+        _LAST_TEXT[0] = text
     return text
 
 
@@ -356,6 +365,7 @@ _M_HONORS: Final = 0x7F << 27
 _M_WINDS: Final = 0xF << 27
 _M_DRAGONS: Final = 0x7 << 31
 _M_TERMINALS: Final = sum(1 << (9 * s + r) for s in range(3) for r in (0, 8))
+_INC: Final = INC
 _ODD_BITS: Final = sum(INC)
 """The low bit of every kind's count in a packed key."""
 _M_EDGE_OR_HONOR: Final = _M_TERMINALS | _M_HONORS
@@ -372,11 +382,14 @@ _F_NO_SETS: Final = F_NO_CHOW | F_NO_PUNG
 def hand_facts(ctx: WinContext) -> HandFacts:
     """The shared facts of a hand, with the reference's corrections of the win flags."""
     standing = [0] * NUM_KINDS
+    win = ctx.win_tile
+    key = _INC[win]
     for t in ctx.concealed:
         standing[t] += 1
-    win = ctx.win_tile
+        key += _INC[t]
     standing[win] += 1
     counts = standing[:]
+    all_tiles = [*ctx.concealed, win]
     declared = tuple(
         [
             _DECLARED[m.kind, m.tile]
@@ -387,32 +400,24 @@ def hand_facts(ctx: WinContext) -> HandFacts:
     )  # a 无双 extended kong (5–8 tiles) is one kong with all its tiles
     has_kong = False
     for g in declared:
+        t = g.tile
         if g.kind == CHOW:
-            t = g.tile
             counts[t] += 1
             counts[t + 1] += 1
             counts[t + 2] += 1
+            all_tiles += (t, t + 1, t + 2)
         else:
+            n = 3
             if g.kind == KONG:
                 has_kong = True
-                counts[g.tile] += g.size
-            else:
-                counts[g.tile] += 3
-    key = 0
+                n = g.size
+            counts[t] += n
+            all_tiles += (t,) * n
+    all_tiles.sort()
+    kinds = sorted(set(all_tiles))
     mask = 0
-    kinds: list[Tile] = []
-    tiles: list[Tile] = []
-    for t in range(NUM_KINDS):
-        n = counts[t]
-        if n:
-            kinds.append(t)
-            mask |= 1 << t
-            if n == 1:
-                tiles.append(t)
-            else:
-                tiles.extend((t,) * n)
-        if standing[t]:
-            key += standing[t] << (4 * t)
+    for t in kinds:
+        mask |= 1 << t
     fixed_win = counts[win] - standing[win]
     last = (ctx.fourth_tile and standing[win] == 1) or fixed_win == ctx.copies - 1
     kong = ctx.about_kong
@@ -475,7 +480,7 @@ def hand_facts(ctx: WinContext) -> HandFacts:
         ctx=ctx,
         counts=counts,
         standing=standing,
-        tiles=tuple(tiles),
+        tiles=tuple(all_tiles),
         kinds=tuple(kinds),
         declared=declared,
         melded_sets=melded_sets,
