@@ -130,3 +130,37 @@ def is_regular_win(counts: tuple[int, ...]) -> bool:
         return False
 
     return go(tuple(counts), False)
+
+
+def eight_pairs(counts: tuple[int, ...], four_as_two: bool = False) -> int:
+    """八对 by enumeration: 16 − the most tiles a target of 8 pairs + 1 odd tile keeps (floor −1/0).
+
+    The pair kinds are tried among the kinds present (each at most once, or twice with ``four_as_two``);
+    the remaining pairs use absent kinds, which keep nothing.
+    """
+    present = [t for t in range(34) if counts[t]]
+    pool = present * (2 if four_as_two else 1)
+    best = 0
+    for k in range(min(8, len(pool)) + 1):
+        for combo in set(itertools.combinations(sorted(pool), k)):
+            need = [0] * 34
+            for t in combo:
+                need[t] += 2
+            kept = sum(min(counts[t], need[t]) for t in range(34))
+            kept += any(counts[t] > need[t] for t in range(34))
+            best = max(best, kept)
+    floor = -1 if sum(counts) % 3 == 2 else 0
+    return max(floor, 16 - best)
+
+
+def eight_pairs_with_jokers(counts: tuple[int, ...], jokers: int, four_as_two: bool = False) -> int:
+    """Brute force over what the jokers stand for: kinds present or (equivalently) up to two absent ones."""
+    present = [t for t in range(34) if counts[t]]
+    absent = [t for t in range(34) if not counts[t]][:jokers]
+    best = 99
+    for choice in itertools.combinations_with_replacement(present + absent, jokers):
+        c = list(counts)
+        for t in choice:
+            c[t] += 1
+        best = min(best, eight_pairs(tuple(c), four_as_two))
+    return best

@@ -52,7 +52,7 @@ def test_shanten_by_shape_keys() -> None:
     assert list(shanten_by_shape("123m456p789s1z")) == ["regular", "knitted_straight"]
     assert list(shanten_by_shape("123m456p7s")) == ["regular"]
     assert list(shanten_by_shape("1234m")) == ["regular"]
-    assert list(shanten_by_shape("123456789m1234567p")) == ["regular"]  # 16 tiles (温州)
+    assert list(shanten_by_shape("123456789m1234567p")) == ["regular", "eight_pairs"]  # 16 tiles (温州)
     assert shanten("123456789m1234567p") == 0  # five sets, waiting on 7p for the pair
     assert regular_shanten("19m19p19s1234567z") == 8
 

@@ -9,7 +9,7 @@ from erma.rules import PRESETS, find_ruleset, preset_names
 
 
 def test_presets() -> None:
-    assert preset_names() == ["classic64", "cuopai789", "wushuang128"]
+    assert preset_names() == ["classic64", "cuopai789", "wenzhou2p", "wushuang128"]
     cuo = find_ruleset("cuopai789")
     assert (cuo.inplay_tiles, cuo.fan_table, cuo.fan_cap, cuo.min_fan, cuo.escape_points) == (
         71,
@@ -55,3 +55,26 @@ def test_bad_overrides(overrides: dict[str, object], fragment: str) -> None:
 def test_unknown_preset() -> None:
     with pytest.raises(RuleSetError, match="unknown rule set 'mahjong'"):
         find_ruleset("mahjong")
+
+
+def test_wenzhou_preset_and_keys() -> None:
+    wz = find_ruleset("wenzhou2p")
+    assert (wz.family, wz.hand_size, wz.first_dealer, wz.declare_ready_enabled) == (
+        "wenzhou",
+        16,
+        "dice",
+        False,
+    )
+    assert len(wz.tile_list()) == 136
+    assert wz.base_by_streak == (10, 20, 30, 40) and wz.escape_penalty == (16, 8) and wz.reserve_tiles == 16
+    assert PRESETS["wenzhou2p"].overrides() == {}
+    changed = find_ruleset(
+        "wenzhou2p", {"escape_penalty": {"dealer": 10, "other": 4}, "base_by_streak": [2, 4]}
+    )
+    assert changed.escape_penalty == (10, 4) and changed.overrides()["base_by_streak"] == [2, 4]
+    assert find_ruleset("wenzhou2p", changed.overrides()) == changed  # overrides round-trip (records)
+    for bad in ({"double_fan_set": ["nope"]}, {"base_by_streak": []}, {"follow_wind_payment": True}):
+        with pytest.raises(RuleSetError):
+            find_ruleset("wenzhou2p", bad)
+    # the other presets keep their behaviour: the §3 keys only act in the wenzhou family
+    assert {PRESETS[n].family for n in ("cuopai789", "classic64", "wushuang128")} == {"standard"}

@@ -4,6 +4,7 @@ Table-driven and pure: see :mod:`erma.analysis.tables` for the per-suit tables.
 """
 
 from erma.analysis.api import (
+    eight_pairs_shanten,
     is_win,
     regular_shanten,
     shanten,
@@ -13,12 +14,14 @@ from erma.analysis.api import (
     waits,
 )
 from erma.analysis.decompose import Decomposition, decompositions
-from erma.analysis.shapes import SHAPES
+from erma.analysis.shapes import EIGHT_PAIRS, SHAPES
 
 __all__ = [
+    "EIGHT_PAIRS",
     "SHAPES",
     "Decomposition",
     "decompositions",
+    "eight_pairs_shanten",
     "is_win",
     "regular_shanten",
     "shanten",

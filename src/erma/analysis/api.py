@@ -143,16 +143,33 @@ def regular_shanten(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> in
 def shanten_by_shape(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> dict[str, int]:
     """Shanten of each shape the tile count allows: keys ``regular``, ``seven_pairs``,
     ``thirteen_orphans``, ``knitted_straight``, ``honors_and_knitted`` (only ``regular`` for counts
-    that rule the others out; ``knitted_straight`` also for 10–11 tiles)."""
+    that rule the others out; ``knitted_straight`` also for 10–11 tiles; ``regular`` and
+    ``eight_pairs`` 八对 for 16–17 tiles)."""
     key, n = prepare(tiles, jokers, copies)
     return {name: _s.SHAPE_FUNCS[name](key, n, jokers) for name in _s.shapes_for(n)}
+
+
+def eight_pairs_shanten(
+    tiles: TileInput, *, jokers: int = 0, copies: int = 4, four_as_two: bool = False
+) -> int:
+    """八对 (温州): shanten of eight pairs + one odd tile for a 16- or 17-tile concealed part.
+
+    >>> eight_pairs_shanten("11223344m5566p77s1z3z", jokers=1)  # 7 pairs, 1z with the joker, odd 3z
+    -1
+    >>> eight_pairs_shanten("11112233m4455p667s1z")  # four 1m are one pair without four_as_two
+    1
+    """
+    key, n = prepare(tiles, jokers, copies)
+    if n not in (16, 17):
+        raise InvalidHandError(f"hand {tiles!r}: 八对 needs 16 or 17 tiles, not {n}")
+    return _s.eight_pairs(key, n, jokers, four_as_two)
 
 
 def _checked_shapes(shapes: Iterable[str]) -> list[str]:
     out = list(shapes)
     for name in out:
         if name not in _s.SHAPE_FUNCS:
-            raise InvalidHandError(f"unknown shape {name!r}; shapes are {', '.join(_s.SHAPES)}")
+            raise InvalidHandError(f"unknown shape {name!r}; shapes are {', '.join(_s.SHAPE_FUNCS)}")
     return out
 
 

@@ -18,7 +18,9 @@ THIRTEEN_ORPHANS: Final = "thirteen_orphans"
 KNITTED_STRAIGHT: Final = "knitted_straight"
 HONORS_AND_KNITTED: Final = "honors_and_knitted"
 SHAPES: Final = (REGULAR, SEVEN_PAIRS, THIRTEEN_ORPHANS, KNITTED_STRAIGHT, HONORS_AND_KNITTED)
-"""Shape names, in the order results list them."""
+"""The MCR shape names, in the order results list them (what ``overall`` and the defaults use)."""
+EIGHT_PAIRS: Final = "eight_pairs"
+"""八对 (温州): eight pairs and one odd tile, 16–17 tiles; not among the MCR ``SHAPES``."""
 
 KNIT_PERMS: Final = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 """The six knitted sequences: for 万, 筒, 条, which of 147 (0), 258 (1), 369 (2) each takes."""
@@ -30,6 +32,8 @@ def shapes_for(n: int) -> tuple[str, ...]:
         return SHAPES
     if n in (10, 11):
         return (REGULAR, KNITTED_STRAIGHT)
+    if n in (16, 17):
+        return (REGULAR, EIGHT_PAIRS)
     return (REGULAR,)
 
 
@@ -146,6 +150,40 @@ def seven_pairs(key: int, n: int, jokers: int = 0) -> int:
     return max(floor_of(n), 6 - min(pairs, 7))
 
 
+def eight_pairs(key: int, n: int, jokers: int = 0, four_as_two: bool = False) -> int:
+    """八对 (温州麻将): eight pairs and one odd tile from 17 tiles (shanten for 16–17 tiles; 99 otherwise).
+
+    A pair is two natural tiles of a kind, a natural tile and a joker, or two jokers; the odd tile is
+    anything. Without ``four_as_two`` no two pairs share a kind (four of a kind is one pair and two odd
+    tiles). The shanten is (tiles of the best target the hand lacks) − 1: the best target keeps, of each
+    of eight pair kinds, up to two tiles, plus one odd tile if any natural tile is left, and jokers fill
+    the rest.
+
+    >>> eight_pairs(sum(2 << (4 * t) for t in range(8)) + (1 << (4 * 27)), 17)
+    -1
+    """
+    if n not in (16, 17):
+        return 99
+    twos = ones = 0
+    for t in range(34):
+        c = (key >> (4 * t)) & 15
+        if c:
+            if four_as_two:
+                twos += c >> 1
+                ones += c & 1
+            elif c >= 2:
+                twos += 1
+            else:
+                ones += 1
+    pairs = twos if twos < 8 else 8
+    kept = 2 * pairs + min(ones, 8 - pairs)
+    if n - jokers > kept:
+        kept += 1  # a natural tile left over is the odd tile
+    v = 16 - kept - jokers
+    f = -1 if n == 17 else 0
+    return v if v > f else f
+
+
 def thirteen_orphans(key: int, n: int, jokers: int = 0) -> int:
     """十三幺 the thirteen terminals and honours plus a duplicate."""
     m, p, s, h = _groups(key)
@@ -209,6 +247,7 @@ SHAPE_FUNCS: Final = {
     THIRTEEN_ORPHANS: thirteen_orphans,
     KNITTED_STRAIGHT: knitted_straight,
     HONORS_AND_KNITTED: honors_and_knitted,
+    EIGHT_PAIRS: eight_pairs,
 }
 
 

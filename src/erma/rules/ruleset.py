@@ -1,7 +1,7 @@
-"""The options of a rule set and the presets ``cuopai789``, ``classic64``, ``wushuang128``.
+"""The options of a rule set and the presets ``cuopai789``, ``classic64``, ``wushuang128``, ``wenzhou2p``.
 
-Every key of RULES.md §0.10, §1.13, §2.12 and §5.6 is a field with its documented default; a preset is a
-name plus the keys it changes. Overrides are validated: an unknown key or a bad value is a RuleSetError.
+Every key of RULES.md §0.10, §1.13, §2.12, §3.10 and §5.6 is a field with its documented default; a preset
+is a name plus the keys it changes. Overrides are validated: an unknown key or a bad value is a RuleSetError.
 """
 
 from __future__ import annotations
@@ -34,8 +34,11 @@ class RuleSet:
     """Copies of each kind: 4, or 8 for 无双."""
     flowers: bool = False
     """Add the eight flowers (one each), §2.6."""
-    hand_size: int = field(default=13, metadata=_choice(13))
-    """Tiles in a hand between turns."""
+    hand_size: int = field(default=13, metadata=_choice(13, 16))
+    """Tiles in a hand between turns (16 in 温州)."""
+    family: str = field(default="standard", metadata=_choice("standard", "wenzhou"))
+    """Which game the engine runs: ``standard`` (fan tables, RULES §1–§2) or ``wenzhou`` (温州麻将 §3: 财神,
+    honours first, 软/硬/双翻 settlement). The §3.10 keys below take effect only in the ``wenzhou`` family."""
 
     # --- common keys (§0.10)
     seat_winds: tuple[int, int] = (0, 2)
@@ -110,6 +113,68 @@ class RuleSet:
     mcr_base_points: int = field(default=0, metadata={"range": (0, 100)})
     escape_points: int = field(default=88, metadata={"range": (0, 10_000)})
 
+    # --- 温州 wenzhou2p (§3.10); used only with family="wenzhou"
+    caishen_mode: str = field(default="flipped", metadata=_choice("flipped", "next"))
+    """财神 = the flipped tile's kind (``flipped``) or the kind after it (``next``)."""
+    caishen_flip_removed: bool = True
+    """The flipped tile leaves play (otherwise it stays in the wall face up)."""
+    caishen_discardable: bool = False
+    """A 财神 may be discarded (it can then only be claimed for a win, as a wild)."""
+    reserve_tiles: int = field(default=16, metadata={"range": (0, 60)})
+    """Tail tiles kept for kong replacement draws (the 流局 threshold)."""
+    reserve_counts_tail_draws: bool = True
+    """The reserve is a threshold on all undrawn tiles (each kong shortens the hand by one draw)."""
+    lone_honour_first: bool = True
+    """跟打: a lone honour must be discarded before anything else."""
+    follow_lone_honour: bool = True
+    """Follow the opponent's honour discard with one's own lone copy of it."""
+    follow_wind_payment: bool = field(default=False, metadata=_choice(False))
+    """A four-player custom (payment for matching first discards); not implemented, must stay false."""
+    pass_win_rule: str = field(
+        default="higher_only_until_draw", metadata=_choice("higher_only_until_draw", "none")
+    )
+    """过水: after declining a win worth ×m, only a higher win on a discard until one's next draw."""
+    allow_all_pungs: bool = True
+    """Pair + five pungs is a winning shape."""
+    four_of_kind_counts_as_two_pairs: bool = False
+    """For 八对: four of a kind may make two pairs."""
+    dihu_includes_first_self_draw: bool = False
+    """地胡 also on the non-dealer's self-drawn win with their first draw."""
+    dandiao_definition: str = field(
+        default="single_tile_left", metadata=_choice("single_tile_left", "pair_wait")
+    )
+    """单吊: one concealed tile left before the win, or any win whose winning tile completes the pair."""
+    rob_kong: bool = True
+    """抢框: an added kong may be robbed."""
+    rob_kong_counts_as: str = field(default="self_draw", metadata=_choice("self_draw", "discard"))
+    """How a robbing win is classified (self-drawn: 硬)."""
+    soft_eight_pairs_mult: int = field(default=2, metadata=_choice(1, 2, 4))
+    """Multiplier of 软八对."""
+    three_caishen_no_shape_mult: int = field(default=2, metadata=_choice(1, 2, 4))
+    """Multiplier of 三财神 without a winning shape."""
+    double_fan_set: tuple[str, ...] = ("hard_eight_pairs", "three_caishen", "tianhu", "dihu", "dandiao")
+    """The special wins worth 双翻 ×4."""
+    base_by_streak: tuple[int, ...] = (10, 20, 30, 40)
+    """Base points by the dealer's streak (0, 1, 2, …; the last entry for longer streaks)."""
+    max_streak: int = field(default=4, metadata={"range": (1, 99)})
+    """When the streak would reach this, the dealer is drawn again and the streak restarts at 0."""
+    draw_passes_deal: bool = True
+    """After a 流局 the deal passes (streak 0); otherwise the dealer deals again with the same streak."""
+    maidi_enabled: bool = True
+    """买底 / 顶底: a yes/no choice of each seat before the deal."""
+    maidi_formula: str = field(default="plus_one_bei", metadata=_choice("plus_one_bei"))
+    maidi_symmetric: bool = False
+    """m = b + d whoever wins (otherwise RULES §3.7's asymmetric formula)."""
+    caishen_money_enabled: bool = True
+    """财神钱: each 财神 held at a win collects a unit."""
+    caishen_money_unit: int = field(default=1, metadata={"range": (0, 10_000)})
+    caishen_money_on_draw: bool = False
+    """Pay 财神钱 at a 流局 too."""
+    kong_money: bool = False
+    """At each kong the opponent pays 1 × base (exposed) or 2 × base (concealed) at once."""
+    escape_penalty: tuple[int, int] = (16, 8)
+    """Escape penalty as multiples of the current base: (dealer, other)."""
+
     # --- match (§5.6)
     match_hands: int = field(default=0, metadata={"range": (0, 10_000)})
     next_hand_timeout_s: float = field(default=15.0, metadata={"range": (0.0, 3600.0)})
@@ -178,6 +243,8 @@ def _check(preset: str, key: str, value: Any) -> Any:
         ):
             raise RuleSetError(f"rule set {preset!r}: seat_winds must be two winds 0–3, not {value!r}")
         return tuple(value)
+    if key in ("base_by_streak", "escape_penalty", "double_fan_set"):
+        return _check_sequence(preset, key, value)
     if key == "fan_table":
         from erma.scoring.table import table_names
 
@@ -197,6 +264,25 @@ def _check(preset: str, key: str, value: Any) -> Any:
         bound = f" in {lo}–{hi}" if hi is not None and hi < 10_000 else f" ≥ {lo}"
         raise RuleSetError(f"rule set {preset!r}: {key} must be {kind}{bound}, not {value!r}")
     return float(value) if wants_float else value
+
+
+_DOUBLE_FANS = ("hard_eight_pairs", "three_caishen", "tianhu", "dihu", "dandiao")
+
+
+def _check_sequence(preset: str, key: str, value: Any) -> tuple[Any, ...]:
+    if key == "escape_penalty" and isinstance(value, Mapping):
+        value = [value.get("dealer"), value.get("other")]
+    if not isinstance(value, list | tuple):
+        raise RuleSetError(f"rule set {preset!r}: {key} must be a list, not {value!r}")
+    if key == "double_fan_set":
+        if not all(v in _DOUBLE_FANS for v in value):
+            raise RuleSetError(f"rule set {preset!r}: {key} entries must be among {', '.join(_DOUBLE_FANS)}")
+        return tuple(value)
+    ok = all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000 for v in value)
+    if not ok or not value or (key == "escape_penalty" and len(value) != 2):
+        shape = "{dealer: n, other: n}" if key == "escape_penalty" else "a non-empty list of ints 0–10000"
+        raise RuleSetError(f"rule set {preset!r}: {key} must be {shape}, not {value!r}")
+    return tuple(value)
 
 
 def _make(name: str, **changes: Any) -> RuleSet:
@@ -222,8 +308,16 @@ PRESETS: dict[str, RuleSet] = {
     ),
     "classic64": _make("classic64", tile_set="wan_honors"),
     "wushuang128": _make("wushuang128", tile_set="wan_honors", copies=8, wushuang_kong_extension=True),
+    "wenzhou2p": _make(
+        "wenzhou2p",
+        family="wenzhou",
+        hand_size=16,
+        first_dealer="dice",
+        declare_ready_enabled=False,
+        min_fan=0,
+    ),
 }
-"""The named presets (RULES.md §1 and §2)."""
+"""The named presets (RULES.md §1, §2 and §3)."""
 
 
 def preset_names() -> list[str]:
