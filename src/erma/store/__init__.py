@@ -1,0 +1,12 @@
+"""The store: accounts and sessions, the double-entry bean (欢乐豆) ledger and game records, on SQLite
+(embedded default) or PostgreSQL, through SQLAlchemy's asyncio API. It knows nothing of tiles.
+
+>>> from erma.store import Store, Account
+"""
+
+from __future__ import annotations
+
+from erma.errors import InsufficientBeansError, InvalidInputError, NameTakenError
+from erma.store.store import Account, Store
+
+__all__ = ["Account", "InsufficientBeansError", "InvalidInputError", "NameTakenError", "Store"]

@@ -1,0 +1,100 @@
+"""The store's tables, as SQLAlchemy Core metadata (the migrations are the source of truth for the schema;
+this mirrors them for queries and for ``alembic revision --autogenerate``).
+
+Ledger accounts and players share one table, ``accounts``: a player is ``kind='user'``; the system accounts
+are ``kind='issuance'`` (one row, ``system:issuance``, the source of every grant; its balance is minus what
+was ever granted) and ``kind='escrow'`` (one row per settlement unit, ``escrow:{unit}``, holding the stakes
+of that hand until its terminal transaction).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData(
+    naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+#: A 64-bit id on PostgreSQL; on SQLite an INTEGER PRIMARY KEY (the rowid alias, which autoincrements).
+BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+NOW = sa.text("CURRENT_TIMESTAMP")
+
+ACCOUNT_KINDS = ("user", "issuance", "escrow")
+TRANSACTION_KINDS = ("grant", "relief", "hold", "settle", "refund", "forfeit")
+TERMINAL_KINDS = ("settle", "refund", "forfeit")
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("name", sa.String(160), nullable=False),
+    sa.Column("name_key", sa.String(160), nullable=False, unique=True),
+    sa.Column("is_guest", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("password_hash", sa.String(255), nullable=True),
+    sa.Column("balance", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False, server_default=NOW),
+    sa.CheckConstraint("kind IN ('user', 'issuance', 'escrow')", name="kind"),
+    sa.CheckConstraint("kind = 'issuance' OR balance >= 0", name="balance_nonnegative"),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False, server_default=NOW),
+)
+
+transactions = sa.Table(
+    "ledger_transactions",
+    metadata,
+    sa.Column("id", BigId, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("unit", sa.String(100), nullable=True, index=True),
+    sa.Column("key", sa.String(200), nullable=False, unique=True),
+    sa.Column("reason", sa.String(64), nullable=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False, server_default=NOW),
+    sa.CheckConstraint(
+        "kind IN ('grant', 'relief', 'hold', 'settle', 'refund', 'forfeit')",
+        name="kind",
+    ),
+)
+
+entries = sa.Table(
+    "ledger_entries",
+    metadata,
+    sa.Column("id", BigId, primary_key=True, autoincrement=True),
+    sa.Column("transaction_id", BigId, sa.ForeignKey("ledger_transactions.id"), nullable=False, index=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("delta", sa.BigInteger, nullable=False),
+    sa.Column("balance_after", sa.BigInteger, nullable=False),
+    sa.CheckConstraint("delta <> 0", name="delta_nonzero"),
+    sa.Index("ix_ledger_entries_account_id_id", "account_id", "id"),
+)
+
+records = sa.Table(
+    "game_records",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("unit", sa.String(100), nullable=False, unique=True),
+    sa.Column("record", sa.JSON, nullable=False),
+    sa.Column("summary", sa.JSON, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False, server_default=NOW),
+)
+
+record_players = sa.Table(
+    "game_record_players",
+    metadata,
+    sa.Column("record_id", sa.Integer, sa.ForeignKey("game_records.id"), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Index("ix_game_record_players_account_id_record_id", "account_id", "record_id"),
+)
