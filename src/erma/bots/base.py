@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from erma.game import wenzhou as wz
 from erma.game.actions import Action
 from erma.game.state import GameState, Phase
 from erma.hand import Meld
@@ -37,10 +38,20 @@ class BotView:
     wall_left: int
     dealer: int
     bonus_kinds: tuple[int, ...]
+    caishen: int | None = None
+    """温州: the 财神 kind. Then ``counts`` and ``key`` are the hand *as played* (财神 left out, 白板 as the
+    财神's kind) and ``jokers`` is the number of 财神 held; ``size`` counts them."""
+    jokers: int = 0
+    four_as_two: bool = False
+    """温州 ``four_of_kind_counts_as_two_pairs`` (for 八对)."""
 
     def unseen(self, tile: int) -> int:
-        """Copies of a kind this seat has not seen (the most that can still come)."""
+        """Copies of a (physical) kind this seat has not seen (the most that can still come)."""
         return max(0, self.copies - self.visible[tile])
+
+    def play(self, tile: int) -> int:
+        """How a physical tile plays (温州: −1 for a 财神, 白板 as the 财神's kind); itself otherwise."""
+        return tile if self.caishen is None else wz.play_kind(tile, self.caishen)
 
 
 def view_of(state: GameState, seat: int) -> BotView:
@@ -51,21 +62,24 @@ def view_of(state: GameState, seat: int) -> BotView:
     for s in state.seats:
         for t in s.discards:
             visible[t] += 1
-    for m in me.melds:
-        for t in m.tiles:
-            visible[t] += 1
+    cs = state.caishen
     open_opp = tuple(m for m in opp.melds if not m.is_concealed)
-    for m in open_opp:
+    for m in (*me.melds, *open_opp):
         for t in m.tiles:
-            visible[t] += 1
+            visible[t if cs is None else wz.phys_kind(t, cs)] += 1  # 温州: sets show 白板 for the 财神's kind
     for t in state.revealed:
         if t < 34:
             visible[t] += 1
+    counts, key, jokers = tuple(me.counts), me.key, 0
+    if state.caishen is not None:
+        cs = state.caishen
+        key, jokers = wz.play_key(me.counts, cs)
+        counts = tuple((key >> (4 * t)) & 15 for t in range(34))
     return BotView(
         seat=seat,
         phase=state.phase,
-        counts=tuple(me.counts),
-        key=me.key,
+        counts=counts,
+        key=key,
         size=me.size,
         melds=tuple(me.melds),
         opponent_melds=open_opp,
@@ -79,6 +93,9 @@ def view_of(state: GameState, seat: int) -> BotView:
         wall_left=state.wall_left,
         dealer=state.dealer,
         bonus_kinds=tuple(state.bonus_kinds),
+        caishen=state.caishen,
+        jokers=jokers,
+        four_as_two=state.rules.four_of_kind_counts_as_two_pairs,
     )
 
 

@@ -16,6 +16,7 @@ import random
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
+from erma.game import wenzhou as wz
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.state import Phase
 
@@ -24,7 +25,33 @@ def _shanten(key: int, n: int) -> int:
     return shapes.overall(key, n)
 
 
+def _wz_shanten(view: BotView, key: int, n: int, jokers: int, concealed: bool) -> int:
+    """温州: regular shape with 财神 as jokers, or 八对 while no set is declared."""
+    v = shapes.regular(key, n, jokers)
+    if concealed and n in (16, 17):
+        v = min(v, shapes.eight_pairs(key, n, jokers, view.four_as_two))
+    return v
+
+
+def _sh(view: BotView, key: int, n: int, jokers: int | None = None, melded: bool = False) -> int:
+    """Shanten as the rule family reads it (温州: jokers and 八对; ``melded``: after a new set)."""
+    if view.caishen is None:
+        return shapes.overall(key, n)
+    j = view.jokers if jokers is None else jokers
+    return _wz_shanten(view, key, n, j, not view.melds and not melded)
+
+
+def _minus(view: BotView, key: int, tile: int) -> tuple[int, int]:
+    """(key, jokers) after giving away a physical tile."""
+    p = view.play(tile)
+    if p == wz.JOKER:
+        return key, view.jokers - 1
+    return key - INC[p], view.jokers
+
+
 def _ukeire(view: BotView, key: int, n: int, s: int) -> int:
+    if view.caishen is not None:
+        return _wz_ukeire(view, key, n, s)
     total = 0
     for t in view.kinds:
         left = view.unseen(t)
@@ -33,9 +60,34 @@ def _ukeire(view: BotView, key: int, n: int, s: int) -> int:
     return total
 
 
+def _wz_ukeire(view: BotView, key: int, n: int, s: int) -> int:
+    """温州: unseen tiles that lower the shanten, each counted by the physical tile that plays it."""
+    cs = view.caishen
+    assert cs is not None
+    concealed = not view.melds
+    total = 0
+    for t in view.kinds:
+        p = view.play(t)
+        left = view.unseen(t)
+        if not left:
+            continue
+        if p == wz.JOKER:
+            if _wz_shanten(view, key, n + 1, view.jokers + 1, concealed) < s:
+                total += 2 * left  # a 财神 is worth more than the tile it stands for
+        elif _wz_shanten(view, key + INC[p], n + 1, view.jokers, concealed) < s:
+            total += left
+    return total
+
+
 def _isolation(view: BotView, t: int) -> int:
     """How little a tile connects: higher means a better discard."""
     c = view.counts
+    if view.caishen is not None:
+        t = view.play(t)
+        if t == wz.JOKER:
+            return -100  # never throw a 财神 away
+    if not 0 <= t < 34:
+        return 0
     if t >= 27:
         return 6 if c[t] == 1 else 0
     r = t % 9
@@ -80,8 +132,8 @@ class GreedyBot:
         """(discard, shanten after it, unseen useful tiles after it)."""
         scored = []
         for a in discards:
-            k = key - INC[a.tile]
-            scored.append((_shanten(k, n - 1), a, k))
+            k, j = _minus(view, key, a.tile)
+            scored.append((_sh(view, k, n - 1, j), a, k))
         best_s = min(s for s, _, _ in scored)
         best: tuple[int, int, int, Action] | None = None
         for s, a, k in scored:
@@ -102,10 +154,10 @@ class GreedyBot:
         choice, s_after, uk = self._best_discard(view, view.key, view.size, discards)
         for a in kongs:
             removed = 4 if a.kind is Kind.CONCEALED_KONG else 1
-            k = view.key - INC[a.tile] * removed
+            k = view.key - INC[view.play(a.tile)] * removed
             n = view.size - removed
             # the kong keeps the hand's shape: shanten after it (before the replacement) ≤ the best discard's
-            if _shanten(k, n) <= s_after:
+            if _sh(view, k, n, melded=True) <= s_after:
                 return a
         riichi = Action(Kind.DISCARD, choice.tile, riichi=True)
         if riichi in legal and s_after == 0 and uk >= 2:
@@ -114,9 +166,10 @@ class GreedyBot:
 
     def _claim(self, view: BotView, legal: list[Action]) -> Action:
         t = view.last_discard
-        if t is None:
+        if t is None or view.play(t) == wz.JOKER:
             return PASS
-        now = _shanten(view.key, view.size)
+        t = view.play(t)
+        now = _sh(view, view.key, view.size)
         best: tuple[int, Action] | None = None
         for a in legal:
             if a.kind is Kind.PUNG:
@@ -133,7 +186,7 @@ class GreedyBot:
                 continue
             # after a pung or chow the hand has 3k+2 tiles (the formula is the best discard's shanten);
             # after a kong 3k+1 tiles that need one set less, before the replacement draw
-            after = _shanten(k, n)
+            after = _sh(view, k, n, melded=True)
             if after < now and (best is None or after < best[0]):
                 best = (after, a)
         return best[1] if best else PASS

@@ -50,6 +50,10 @@ class Kind(enum.Enum):
     """The seat's clock ran out: the engine applies the default action (RULES §5.2)."""
     ESCAPE = "escape"
     """逃跑: leave during the hand."""
+    MAIDI = "maidi"
+    """买底 (温州): the dealer raises what they win by one base (``pass`` declines)."""
+    DINGDI = "dingdi"
+    """顶底 (温州): the non-dealer raises the stake by one base (``pass`` declines)."""
 
 
 _TILE_KINDS = {

@@ -21,6 +21,7 @@ from typing import Any
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.errors import IllegalActionError
+from erma.game import wenzhou as wz
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.state import Event, GameState, Phase, Seat
 from erma.game.win import WinCheck, check_win
@@ -38,6 +39,8 @@ _AKONG = tuple(Action(Kind.ADDED_KONG, t) for t in range(34))
 _XKONG = tuple(Action(Kind.EXTEND_KONG, t) for t in range(34))
 _PUNG = Action(Kind.PUNG)
 _KONG = Action(Kind.KONG)
+_MAIDI = Action(Kind.MAIDI)
+_DINGDI = Action(Kind.DINGDI)
 
 
 # ------------------------------------------------------------------------------------------- deal
@@ -69,11 +72,14 @@ def new_hand(
     dealer: int | None = None,
     prevalent_wind: int | None = None,
     deck: list[Tile] | None = None,
+    *,
+    streak: int = 0,
 ) -> GameState:
     """Shuffle and deal one hand. ``dealer=None`` chooses the dealer with the hand's generator first.
 
     ``deck`` (tests and puzzles) replaces the shuffle with a given order of the rule set's full tile list;
-    the generator still drives every later random event.
+    the generator still drives every later random event. ``streak`` is the dealer's streak (温州: it sets the
+    base); in the 温州 family the deal waits for the 买底 / 顶底 choices when they are enabled.
     """
     rng = random.Random(seed)
     dealer_drawn = dealer is None
@@ -89,6 +95,8 @@ def new_hand(
         tiles = list(deck)
     else:
         rng.shuffle(tiles)
+    if rules.family == "wenzhou":
+        return _new_wenzhou_hand(rules, seed, rng, dealer, dealer_drawn, prevalent_wind, deck, tiles, streak)
     if rules.inplay_tiles is not None:
         n_in = rules.inplay_tiles + (0 if rules.inplay_includes_deal else 27)
         inplay, reserve = tiles[:n_in], tiles[n_in:]
@@ -182,6 +190,157 @@ def new_hand(
     return state
 
 
+def _new_wenzhou_hand(
+    rules: RuleSet,
+    seed: str,
+    rng: random.Random,
+    dealer: int,
+    dealer_drawn: bool,
+    prevalent_wind: int | None,
+    deck: list[Tile] | None,
+    tiles: list[Tile],
+    streak: int,
+) -> GameState:
+    """温州 (RULES §3.2): the shuffled tiles wait, all undrawn, for the 买底 / 顶底 choices, then the deal."""
+    state = GameState(
+        rules=rules,
+        seed=seed,
+        deck=list(deck) if deck is not None else None,
+        dealer_drawn=dealer_drawn,
+        rng=rng,
+        dealer=dealer,
+        prevalent_wind=rules.prevalent_wind if prevalent_wind is None else prevalent_wind,
+        seats=[Seat(), Seat()],
+        wall=tiles,
+        wall_public=[False] * len(tiles),
+        head=0,
+        tail=len(tiles),
+        reserve=[],
+        bonus_kinds=[],
+        revealed=[],
+        streak=streak,
+    )
+    state.counters = {
+        "cuo": 0,
+        "triplet_offer": 0,
+        "triplet_accept": 0,
+        "exchange": 0,
+        "haidi": 0,
+        "flower": 0,
+    }
+    state.emit("stakes", None, {"dealer": dealer, "streak": streak, "base": wz.base_points(rules, streak)})
+    if rules.maidi_enabled:
+        state.phase = Phase.MAIDI
+        state.actor = dealer
+    else:
+        _deal_wenzhou(state)
+    return state
+
+
+def _deal_wenzhou(state: GameState) -> None:
+    """Flip the 财神 by dice (RULES §3.2 step 3), deal 16 + 16 and a 17th to the dealer, start the turn."""
+    rules = state.rules
+    tiles = state.wall
+    d1, d2 = state.rng.randint(1, 6), state.rng.randint(1, 6)
+    index = len(tiles) - (2 * min(d1, d2) - 1)
+    flipped = tiles[index]
+    public = [False] * len(tiles)
+    if rules.caishen_flip_removed:
+        del tiles[index]
+        del public[index]
+    else:
+        public[index] = True
+    state.flipped = flipped
+    state.caishen = wz.caishen_of(flipped, rules.caishen_mode)
+    state.revealed = [flipped]
+    dealer = state.dealer
+    order = [dealer, 1 - dealer]
+    dealt: list[list[Tile]] = [[], []]
+    pos = 0
+    for _ in range(4):
+        for s in order:
+            dealt[s].extend(tiles[pos : pos + 4])
+            pos += 4
+    dealt[dealer].append(tiles[pos])
+    pos += 1
+    state.wall = tiles[pos:]
+    state.wall_public = public[pos:]
+    state.head = 0
+    state.tail = len(state.wall)
+    state.reserve_left = rules.reserve_tiles
+    state.emit(
+        "deal",
+        None,
+        {
+            "dealer": dealer,
+            "prevalent_wind": state.prevalent_wind,
+            "seat_winds": [state.seat_wind(0), state.seat_wind(1)],
+            "wall": state.wall_left,
+            "reserve": 0,
+            "revealed": [tile_to_mpsz(flipped)],
+            "bonus_kinds": [],
+            "dice": [d1, d2],
+            "flipped": tile_to_mpsz(flipped),
+            "caishen": tile_to_mpsz(state.caishen),
+            "flip_removed": rules.caishen_flip_removed,
+        },
+    )
+    for s in order:
+        for t in dealt[s]:
+            state.seats[s].add(t)
+        state.emit("hand", s, {"count": len(dealt[s])}, {"tiles": to_mpsz(dealt[s])}, s)
+    state.drawn = dealt[dealer][-1]
+    state.draw_kind = "deal"
+    _enter_turn(state, dealer, after_draw=False)
+
+
+def _stake(state: GameState, seat: int, yes: bool) -> None:
+    """买底 (the dealer) or 顶底 (the non-dealer); after both, the deal."""
+    if state.phase is Phase.MAIDI:
+        state.stakes[0] = yes
+        state.emit("maidi", seat, {"choice": yes})
+        state.phase = Phase.DINGDI
+        state.actor = 1 - state.dealer
+    else:
+        state.stakes[1] = yes
+        state.emit("dingdi", seat, {"choice": yes})
+        _deal_wenzhou(state)
+
+
+def draws_left(state: GameState) -> int:
+    """Normal draws left before the 流局 (温州: the reserved tail is not drawn normally)."""
+    if state.caishen is None:
+        return state.wall_left
+    rules = state.rules
+    return state.wall_left - (rules.reserve_tiles if rules.reserve_counts_tail_draws else state.reserve_left)
+
+
+def _kong_room(state: GameState) -> int:
+    """Tiles left for kong replacement draws."""
+    if state.caishen is None or state.rules.reserve_counts_tail_draws:
+        return state.wall_left
+    return state.reserve_left
+
+
+def _play_counts(state: GameState, seat: int) -> list[int]:
+    """温州: a seat's concealed tiles as played (财神 left out, 白板 as the 财神's kind)."""
+    caishen = state.caishen
+    assert caishen is not None
+    out = [0] * 34
+    for t, n in enumerate(state.seats[seat].counts):
+        if n and t != caishen:
+            out[wz.play_kind(t, caishen)] += n
+    return out
+
+
+def _meld_text(state: GameState, meld: Meld) -> str:
+    return meld.to_notation() if state.caishen is None else wz.meld_notation(meld, state.caishen)
+
+
+def _win_mult(found: WinCheck | wz.WenzhouWin | None) -> int:
+    return found.verdict.multiplier if isinstance(found, wz.WenzhouWin) else 0
+
+
 def _replace_flower_at_deal(state: GameState, seat: int) -> bool:
     while True:
         if state.wall_left == 0:
@@ -232,19 +391,23 @@ def has_wait(state: GameState, seat: int, key: int, n: int) -> bool:
     return False
 
 
-def _win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | None:
+def _win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | wz.WenzhouWin | None:
     cache_key = (len(state.events), len(state.actions), seat, tile, how)
     cache = _win_cache
     if cache_key in cache and cache[cache_key][0] is state:
         return cache[cache_key][1]
-    found = check_win(state, seat, tile, how)
+    found: WinCheck | wz.WenzhouWin | None
+    if state.caishen is not None:
+        found = wz.check_win(state, seat, tile, how)
+    else:
+        found = check_win(state, seat, tile, how)
     if len(cache) > 64:
         cache.clear()
     cache[cache_key] = (state, found)
     return found
 
 
-_win_cache: dict[tuple[int, int, int, Tile, str], tuple[GameState, WinCheck | None]] = {}
+_win_cache: dict[tuple[int, int, int, Tile, str], tuple[GameState, WinCheck | wz.WenzhouWin | None]] = {}
 
 
 def _pool(state: GameState) -> list[int]:
@@ -262,10 +425,19 @@ def _pool(state: GameState) -> list[int]:
 def _kong_options(state: GameState, seat: int) -> list[Action]:
     rules = state.rules
     me = state.seats[seat]
-    if state.wall_left < 1:
+    if _kong_room(state) < 1:
         return []
     out = []
     c = me.counts
+    if state.caishen is not None:  # 温州: never with a 财神; 白板 play as the 财神's kind
+        for t in rules.kinds:
+            if c[t] >= 4 and t != state.caishen:
+                out.append(_CKONG[t])
+        for m in me.melds:
+            t = wz.phys_kind(m.tile, state.caishen)
+            if m.kind is MeldKind.PUNG and c[t] and t != state.caishen:
+                out.append(_AKONG[t])
+        return out
     for t in rules.kinds:
         if c[t] >= 4:
             out.append(_CKONG[t])
@@ -293,6 +465,8 @@ def _riichi_kong_ok(state: GameState, seat: int, action: Action) -> bool:
 def _discard_options(state: GameState, seat: int) -> list[Action]:
     me = state.seats[seat]
     rules = state.rules
+    if state.caishen is not None:
+        return _wenzhou_discards(state, seat)
     if me.riichi:
         return [_DISCARD[state.drawn]] if state.drawn is not None else []
     kinds = [t for t in rules.kinds if me.counts[t]]
@@ -304,6 +478,33 @@ def _discard_options(state: GameState, seat: int) -> list[Action]:
             if has_wait(state, seat, me.key - INC[t], me.size - 1):
                 out.append(_RIICHI[t])
     return out
+
+
+def _wenzhou_discards(state: GameState, seat: int) -> list[Action]:
+    """温州 discards (RULES §3.4): never a 财神 (unless allowed); lone honours first, following the
+    opponent's honour. A hand holding nothing but 财神 may discard one (nothing else is possible)."""
+    rules = state.rules
+    caishen = state.caishen
+    assert caishen is not None
+    counts = state.seats[seat].counts
+    kinds = [t for t in rules.kinds if counts[t] and (t != caishen or rules.caishen_discardable)]
+    if not kinds:
+        return [_DISCARD[caishen]] if counts[caishen] else []
+    if rules.lone_honour_first or rules.follow_lone_honour:
+        played = _play_counts(state, seat)
+        lone = [x for x in range(27, 34) if played[x] == 1]
+        if lone:
+            last = state.last_discard if state.discarder == 1 - seat else None
+            if rules.follow_lone_honour and last is not None:
+                followed = wz.play_kind(last, caishen)
+                if followed in lone:
+                    return [_DISCARD[wz.phys_kind(followed, caishen)]]
+            if rules.lone_honour_first:
+                return [
+                    _DISCARD[wz.phys_kind(x, caishen)]
+                    for x in sorted(lone, key=lambda x: wz.phys_kind(x, caishen))
+                ]
+    return [_DISCARD[t] for t in kinds]
 
 
 def _self_win_tile(state: GameState) -> Tile | None:
@@ -323,6 +524,8 @@ def _claim_options(state: GameState, seat: int) -> list[Action]:
     assert t is not None
     me = state.seats[seat]
     out: list[Action] = []
+    if state.caishen is not None:
+        return _wenzhou_claims(state, seat, t)
     if (
         not me.furiten
         and shapes.overall(me.key + INC[t], me.size + 1) == -1
@@ -346,6 +549,31 @@ def _claim_options(state: GameState, seat: int) -> list[Action]:
     return out
 
 
+def _wenzhou_claims(state: GameState, seat: int, t: Tile) -> list[Action]:
+    """温州 claims (RULES §3.4): no 财神 in a chow, pung or kong; 过水 limits discard wins."""
+    me = state.seats[seat]
+    caishen = state.caishen
+    assert caishen is not None
+    out: list[Action] = []
+    found = _win(state, seat, t, "discard")
+    if found is not None and _win_mult(found) > me.passed_win:
+        out.append(WIN)
+    p = wz.play_kind(t, caishen)
+    if p == wz.JOKER or draws_left(state) <= 0:
+        return out
+    c = _play_counts(state, seat)
+    if c[p] >= 3 and _kong_room(state) >= 1:
+        out.append(_KONG)
+    if c[p] >= 2:
+        out.append(_PUNG)
+    if p < 27:
+        r = p % 9
+        for start in range(max(p - 2, p - r), min(p, p - r + 6) + 1):
+            if all(c[x] for x in (start, start + 1, start + 2) if x != p):
+                out.append(_CHOW[start])
+    return out
+
+
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty if it is not their decision). Escape and timeout are
     always accepted by :func:`apply` and are not listed."""
@@ -359,7 +587,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         if (
             not state.claimed
             and tile is not None
-            and shapes.overall(me.key, me.size) == -1
+            and (state.caishen is not None or shapes.overall(me.key, me.size) == -1)
             and _win(state, seat, tile, "self") is not None
         ):
             out.append(WIN)
@@ -370,6 +598,10 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return [*_claim_options(state, seat), PASS]
     if ph is Phase.ROB:
         return [WIN, PASS]
+    if ph is Phase.MAIDI:
+        return [_MAIDI, PASS]
+    if ph is Phase.DINGDI:
+        return [_DINGDI, PASS]
     if ph is Phase.EXCHANGE:
         rules = state.rules
         room = min(
@@ -486,6 +718,8 @@ def _do(state: GameState, seat: int, a: Action) -> None:
         _haidi_pick(state, seat, a.index)
     elif k is Kind.ESCAPE:
         _escape(state, seat)
+    elif k in (Kind.MAIDI, Kind.DINGDI):
+        _stake(state, seat, True)
     else:  # pragma: no cover - TIMEOUT is resolved before
         raise IllegalActionError(f"{a}: cannot be applied")
 
@@ -520,6 +754,16 @@ def _discard(state: GameState, seat: int, t: Tile, riichi: bool) -> None:
 def _pass(state: GameState, seat: int) -> None:
     me = state.seats[seat]
     ph = state.phase
+    if ph in (Phase.MAIDI, Phase.DINGDI):
+        _stake(state, seat, False)
+        return
+    if state.caishen is not None and state.rules.pass_win_rule != "none" and ph in (Phase.CLAIM, Phase.ROB):
+        tile = (
+            state.last_discard if ph is Phase.CLAIM else state.pending_kong[1] if state.pending_kong else None
+        )
+        if tile is not None:  # 过水: remember the best multiplier declined
+            how = "discard" if ph is Phase.CLAIM else "rob"
+            me.passed_win = max(me.passed_win, _win_mult(_win(state, seat, tile, how)))
     if ph is Phase.CLAIM:
         if state.last_discard is not None and _win(state, seat, state.last_discard, "discard") is not None:
             mode = state.rules.riichi_pass_furiten
@@ -550,7 +794,7 @@ def _normal_draw(state: GameState, seat: int) -> None:
     me = state.seats[seat]
     if not me.furiten_permanent:
         me.furiten = False
-    if state.wall_left == 0:
+    if draws_left(state) <= 0:
         _exhaust(state)
         return
     if (
@@ -578,6 +822,8 @@ def _draw_head(state: GameState, seat: int) -> None:
 
 
 def _replacement_draw(state: GameState, seat: int) -> None:
+    if state.caishen is not None and state.reserve_left:
+        state.reserve_left -= 1
     state.tail -= 1
     _after_draw(state, seat, state.wall[state.tail], "replacement", state.wall_public[state.tail])
 
@@ -596,6 +842,7 @@ def _after_draw(state: GameState, seat: int, t: Tile, kind: str, public: bool) -
         public = state.wall_public[state.tail]
         kind = "flower"
     me.add(t)
+    me.passed_win = 0
     if me.riichi:
         me.riichi_draws += 1
     state.drawn = t
@@ -653,20 +900,27 @@ def _claim(state: GameState, seat: int, a: Action) -> None:
     assert t is not None and state.discarder is not None
     me = state.seats[seat]
     state.seats[state.discarder].discards.pop()
+    cs = state.caishen
+    p = t if cs is None else wz.play_kind(t, cs)  # what the tile plays as (温州: 白板 as the 财神's kind)
+
+    def phys(x: Tile) -> Tile:
+        return x if cs is None else wz.phys_kind(x, cs)
+
     if a.kind is Kind.CHOW:
         for x in (a.tile, a.tile + 1, a.tile + 2):
-            if x != t:
-                me.remove(x)
-        meld = Meld(MeldKind.CHOW, a.tile, claimed=t)
+            if x != p:
+                me.remove(phys(x))
+        meld = Meld(MeldKind.CHOW, a.tile, claimed=p)
     elif a.kind is Kind.PUNG:
-        me.remove(t, 2)
-        meld = Meld(MeldKind.PUNG, t, claimed=t)
+        me.remove(phys(p), 2)
+        meld = Meld(MeldKind.PUNG, p, claimed=p)
     else:
-        me.remove(t, 3)
-        meld = Meld(MeldKind.EXPOSED_KONG, t, claimed=t)
+        me.remove(phys(p), 3)
+        meld = Meld(MeldKind.EXPOSED_KONG, p, claimed=p)
+        _kong_money(state, seat, 1)
     me.melds.append(meld)
     _opened(state)
-    state.emit(a.kind.value, seat, {"meld": meld.to_notation(), "tile": tile_to_mpsz(t)})
+    state.emit(a.kind.value, seat, {"meld": _meld_text(state, meld), "tile": tile_to_mpsz(t)})
     state.phase = Phase.TURN
     state.actor = seat
     if a.kind is Kind.KONG:
@@ -675,6 +929,15 @@ def _claim(state: GameState, seat: int, a: Action) -> None:
         state.drawn = None
         state.draw_kind = "claim"
         state.claimed = True
+
+
+def _kong_money(state: GameState, seat: int, bases: int) -> None:
+    """温州 ``kong_money``: the opponent pays ``bases`` × B at once (recorded in the result)."""
+    if state.caishen is None or not state.rules.kong_money or not bases:
+        return
+    amount = bases * wz.base_points(state.rules, state.streak)
+    state.kong_money[seat] += amount
+    state.kong_money[1 - seat] -= amount
 
 
 def _opened(state: GameState) -> None:
@@ -686,10 +949,11 @@ def _opened(state: GameState) -> None:
 def _concealed_kong(state: GameState, seat: int, t: Tile) -> None:
     me = state.seats[seat]
     me.remove(t, 4)
-    meld = Meld(MeldKind.CONCEALED_KONG, t)
+    meld = Meld(MeldKind.CONCEALED_KONG, t if state.caishen is None else wz.play_kind(t, state.caishen))
     me.melds.append(meld)
     _opened(state)
-    state.emit("ckong", seat, {}, {"meld": meld.to_notation()}, seat)
+    _kong_money(state, seat, 2)
+    state.emit("ckong", seat, {}, {"meld": _meld_text(state, meld)}, seat)
     _replacement_draw(state, seat)
 
 
@@ -698,6 +962,9 @@ def _added_kong(state: GameState, seat: int, t: Tile, kind: Kind) -> None:
     opp = 1 - seat
     state.emit(kind.value, seat, {"tile": tile_to_mpsz(t)})
     robbable = kind is Kind.ADDED_KONG or rules.rob_extended_kong
+    if state.caishen is not None:  # 温州 抢框, within the 过水 limit
+        found = _win(state, opp, t, "rob") if rules.rob_kong else None
+        robbable = found is not None and _win_mult(found) > state.seats[opp].passed_win
     if robbable and not state.seats[opp].furiten and _win(state, opp, t, "rob") is not None:
         state.pending_kong = (seat, t, kind.value)
         state.phase = Phase.ROB
@@ -709,6 +976,8 @@ def _added_kong(state: GameState, seat: int, t: Tile, kind: Kind) -> None:
 def _complete_added_kong(state: GameState, seat: int, t: Tile, kind: str) -> None:
     me = state.seats[seat]
     me.remove(t)
+    if state.caishen is not None:
+        t = wz.play_kind(t, state.caishen)
     for i, m in enumerate(me.melds):
         if m.tile == t and (m.kind is MeldKind.PUNG or m.is_kong):
             if kind == Kind.ADDED_KONG.value:
@@ -744,11 +1013,15 @@ def _declare_win(state: GameState, seat: int) -> None:
     _finish_win(state, seat, tile, how, found)
 
 
-def _finish_win(state: GameState, seat: int, tile: Tile, how: str, found: WinCheck) -> None:
+def _finish_win(state: GameState, seat: int, tile: Tile, how: str, found: WinCheck | wz.WenzhouWin) -> None:
     loser = 1 - seat
     deltas = [0, 0]
     deltas[seat] = found.points
     deltas[loser] = -found.points
+    extra: dict[str, Any] = {}
+    if state.caishen is not None:
+        extra = _wenzhou_extra(state)
+        deltas = [d + k for d, k in zip(deltas, state.kong_money, strict=True)]
     state.result = {
         "reason": "win",
         "winner": seat,
@@ -756,6 +1029,7 @@ def _finish_win(state: GameState, seat: int, tile: Tile, how: str, found: WinChe
         "how": how,
         "tile": tile_to_mpsz(tile),
         **found.to_dict(),
+        **extra,
         "deltas": deltas,
         "hands": _hands_shown(state),
     }
@@ -763,8 +1037,19 @@ def _finish_win(state: GameState, seat: int, tile: Tile, how: str, found: WinChe
     state.emit("win", seat, {k: v for k, v in state.result.items() if k != "reason"})
 
 
+def _wenzhou_extra(state: GameState) -> dict[str, Any]:
+    """温州 facts every hand result carries: streak, 买底 / 顶底, and kong money when it is on."""
+    out: dict[str, Any] = {
+        "streak": state.streak,
+        "stakes": {"maidi": state.stakes[0], "dingdi": state.stakes[1]},
+    }
+    if state.rules.kong_money:
+        out["kong_money"] = list(state.kong_money)
+    return out
+
+
 def _hands_shown(state: GameState) -> list[str]:
-    return ["".join(m.to_notation() for m in s.melds) + to_mpsz(s.tiles()) for s in state.seats]
+    return ["".join(_meld_text(state, m) for m in s.melds) + to_mpsz(s.tiles()) for s in state.seats]
 
 
 def _exhaust(state: GameState) -> None:
@@ -814,7 +1099,17 @@ def _haidi_pick(state: GameState, seat: int, index: int) -> None:
 
 
 def _draw_end(state: GameState) -> None:
-    state.result = {"reason": "draw", "deltas": [0, 0], "hands": _hands_shown(state)}
+    deltas = [0, 0]
+    extra: dict[str, Any] = {}
+    if state.caishen is not None:
+        extra = _wenzhou_extra(state)
+        deltas = list(state.kong_money)
+        if state.rules.caishen_money_on_draw and state.rules.caishen_money_enabled:
+            held = [s.counts[state.caishen] for s in state.seats]
+            money = (held[0] - held[1]) * state.rules.caishen_money_unit
+            extra["caishen_money"] = [money, -money]
+            deltas = [deltas[0] + money, deltas[1] - money]
+    state.result = {"reason": "draw", **extra, "deltas": deltas, "hands": _hands_shown(state)}
     state.phase = Phase.END
     state.emit("exhausted", None, {"hands": state.result["hands"]})
 
@@ -822,6 +1117,14 @@ def _draw_end(state: GameState) -> None:
 def _escape(state: GameState, seat: int) -> None:
     rules = state.rules
     penalty = rules.escape_points if rules.fan_cap is None else min(rules.escape_points, rules.fan_cap)
+    if rules.family == "wenzhou":
+        penalty = wz.escape_points(
+            rules,
+            streak=state.streak,
+            buy=state.stakes[0],
+            top=state.stakes[1],
+            escaper_is_dealer=seat == state.dealer,
+        )
     deltas = [0, 0]
     deltas[seat] = -penalty
     deltas[1 - seat] = penalty

@@ -2,6 +2,10 @@
 
 Each hand's seed is ``sha256(f"{match_secret}:{hand_no}")`` so a hand's seed can be revealed after it without
 disclosing any other hand's. The first hand's dealer is drawn with the first hand's generator.
+
+温州 (RULES §3.8): the dealer's streak sets the base; a dealer who wins deals again with streak + 1, and when
+the streak would reach ``max_streak`` the dealer is drawn again by dice (the next hand's generator) with
+streak 0; a non-dealer win passes the deal (streak 0); a 流局 passes it too (``draw_passes_deal``).
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ class Match:
     """The next hand's dealer (None before the first hand: drawn by its generator)."""
     prevalent_wind: int = 0
     deal_passes: int = 0
+    streak: int = 0
+    """温州: the next hand's dealer streak (0 for a new dealer)."""
     scores: list[int] = field(default_factory=lambda: [0, 0])
     records: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
@@ -50,7 +56,11 @@ class Match:
             raise IllegalActionError(f"hand {self.hand_no} is still being played")
         self.hand_no += 1
         self.current = new_hand(
-            self.rules, hand_seed(self.secret, self.hand_no), self.dealer, self.prevalent_wind
+            self.rules,
+            hand_seed(self.secret, self.hand_no),
+            self.dealer,
+            self.prevalent_wind,
+            streak=self.streak,
         )
         return self.current
 
@@ -67,6 +77,8 @@ class Match:
         old = state.dealer
         if result["reason"] == "escape":
             self.over = True
+        elif self.rules.family == "wenzhou":
+            self._wenzhou_rotation(state.dealer, result)
         elif self.rules.dealer_rotation == "alternate":
             self.dealer = 1 - old
         elif result["reason"] == "win":
@@ -80,3 +92,15 @@ class Match:
         if self.rules.match_hands and self.hand_no >= self.rules.match_hands:
             self.over = True
         return record
+
+    def _wenzhou_rotation(self, old: int, result: dict[str, Any]) -> None:
+        if result["reason"] == "win" and result["winner"] == old:
+            self.streak += 1
+            if self.streak >= self.rules.max_streak:
+                self.dealer, self.streak = None, 0  # seats drawn again by the next hand's dice
+            else:
+                self.dealer = old
+        elif result["reason"] == "win" or self.rules.draw_passes_deal:
+            self.dealer, self.streak = 1 - old, 0
+        else:
+            self.dealer = old

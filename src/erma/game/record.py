@@ -36,6 +36,7 @@ def to_record(state: GameState, *, hand_no: int | None = None) -> dict[str, Any]
         "dealer": None if state.dealer_drawn else state.dealer,
         "prevalent_wind": state.prevalent_wind,
         "hand_no": hand_no,
+        "streak": state.streak,
         "actions": [[seat, text] for seat, text in state.actions],
         "events": replay_events(state.events),
         "result": state.result,
@@ -49,6 +50,13 @@ def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> A
     if not isinstance(value, kind):
         raise InvalidRecordError(f"record: {key!r} has the wrong type ({type(value).__name__})")
     return value
+
+
+def _streak(record: dict[str, Any]) -> int:
+    streak = record.get("streak", 0)
+    if not isinstance(streak, int) or isinstance(streak, bool) or streak < 0:
+        raise InvalidRecordError(f"record: streak {streak!r} is not a count ≥ 0")
+    return streak
 
 
 def replay(record: dict[str, Any]) -> GameState:
@@ -71,6 +79,7 @@ def replay(record: dict[str, Any]) -> GameState:
             dealer,
             _field(record, "prevalent_wind", int),
             [parse_tile(t) for t in deck] if deck is not None else None,
+            streak=_streak(record),
         )
         for i, item in enumerate(_field(record, "actions", list)):
             if not (
@@ -129,7 +138,14 @@ def describe(record: dict[str, Any]) -> list[str]:
         t = e["type"]
         who = names[e["seat"]] if "seat" in e else ""
         rest = {k: v for k, v in e.items() if k not in ("type", "seat")}
-        if t == "win":
+        if t == "win" and "multiplier" in rest:  # 温州: 软 / 硬 / 双翻
+            why = ", ".join(f"{f['name_zh']} ×{f['points']}" for f in rest["fans"])
+            lines.append(f"{who} WINS ({rest['how']}) on {rest['tile']}: {rest['hand']}")
+            lines.append(
+                f"    ×{rest['multiplier']} {rest['grade']} ({why}); base {rest['base']}"
+                f" × (1 + {rest['maidi']}) + 财神钱 {rest['caishen_money']} = {rest['points']} points"
+            )
+        elif t == "win":
             fans = ", ".join(f"{f['name_zh']} {f['points']}×{f['count']}" for f in rest["fans"])
             lines.append(f"{who} WINS ({rest['how']}) on {rest['tile']}: {rest['hand']}")
             lines.append(f"    {fans} = {rest['fan_total']} fan, {rest['points']} points")

@@ -21,6 +21,10 @@ from erma.tiles import Tile
 class Phase(enum.Enum):
     """Who must decide what (the phase machine's states)."""
 
+    MAIDI = "maidi"
+    """买底 (温州): before the deal, the dealer chooses to raise what they win, or not."""
+    DINGDI = "dingdi"
+    """顶底 (温州): before the deal, the non-dealer chooses to raise the stake both ways, or not."""
     EXCHANGE = "exchange"
     """开始时换牌: the actor marks tiles to give back, then commits."""
     TURN = "turn"
@@ -71,6 +75,8 @@ class Seat:
     exchanged: bool = False
     selected: list[Tile] = field(default_factory=list)
     """Tiles marked for the start exchange (private)."""
+    passed_win: int = 0
+    """过水 (温州): the multiplier of a discard win declined since the seat's last draw (0: none)."""
 
     def add(self, tile: Tile) -> None:
         """Put a tile into the concealed hand."""
@@ -174,6 +180,18 @@ class GameState:
     result: dict[str, Any] | None = None
     counters: dict[str, int] = field(default_factory=dict)
     """How often random events happened (cuo, triplet offers and exchanges, haidi)."""
+    caishen: Tile | None = None
+    """温州: the 财神 (wild) kind; None in the other rule families and before the deal."""
+    flipped: Tile | None = None
+    """温州: the flipped tile (public); out of play unless ``caishen_flip_removed`` is false."""
+    streak: int = 0
+    """温州: the dealer's streak (sets the base)."""
+    stakes: list[bool] = field(default_factory=lambda: [False, False])
+    """温州: 买底 (dealer) and 顶底 (non-dealer) as chosen."""
+    reserve_left: int = 0
+    """温州 with ``reserve_counts_tail_draws=false``: tiles left in the tail block kept for kong draws."""
+    kong_money: list[int] = field(default_factory=lambda: [0, 0])
+    """温州 ``kong_money``: points each seat has received (negative: paid) for kongs this hand."""
 
     @property
     def wall_left(self) -> int:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from erma.game.engine import events_for, legal_actions
+from erma.game import wenzhou as wz
+from erma.game.engine import draws_left, events_for, legal_actions
 from erma.game.state import GameState, Phase
 from erma.tiles import tile_to_mpsz, to_mpsz
 
@@ -19,6 +20,8 @@ def _melds(state: GameState, owner: int, viewer: int) -> list[str]:
     for m in state.seats[owner].melds:
         if m.is_concealed and owner != viewer and state.phase is not Phase.END:
             out.append(f"[{m.size}?]")  # a concealed kong: its kind stays hidden until the hand ends
+        elif state.caishen is not None:
+            out.append(wz.meld_notation(m, state.caishen))
         else:
             out.append(m.to_notation())
     return out
@@ -51,6 +54,13 @@ def view_for(state: GameState, seat: int, *, with_events: bool = False) -> dict[
         "version": len(state.events),
         "legal": [a.to_str() for a in legal_actions(state, seat)],
     }
+    if state.rules.family == "wenzhou":  # 财神 and the flipped tile are public; who holds 财神 is not
+        view["caishen"] = tile_to_mpsz(state.caishen) if state.caishen is not None else None
+        view["flipped"] = tile_to_mpsz(state.flipped) if state.flipped is not None else None
+        view["streak"] = state.streak
+        view["base"] = wz.base_points(state.rules, state.streak)
+        view["stakes"] = {"maidi": state.stakes[0], "dingdi": state.stakes[1]}
+        view["draws_left"] = max(0, draws_left(state))
     if state.phase is Phase.TRIPLET and state.actor == seat and state.offer is not None:
         view["offer"] = tile_to_mpsz(state.offer)
     if state.phase is Phase.EXCHANGE and state.actor == seat:
