@@ -1,0 +1,353 @@
+// Rendering the table from the seat's view (docs/protocol.md `view`). Only the server's legal actions become
+// buttons and clickable tiles. Animations come from comparing the new view with the previous one.
+
+import { t, windName } from "./i18n.js";
+import {
+  findWaits,
+  parseMelds,
+  parseTiles,
+  sortTiles,
+  tileImg,
+  tileRow,
+  unseenCounts,
+} from "./tiles.js";
+
+function el(tag, cls = "", text = "") {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+}
+
+function button(label, cls, onClick, testid) {
+  const b = el("button", `btn ${cls}`, label);
+  b.type = "button";
+  if (testid) b.dataset.testid = testid;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+/** My concealed tiles for display: sorted, with the drawn tile apart. */
+export function myTiles(view) {
+  const all = parseTiles(view.hand);
+  if (view.drawn && view.phase === "turn") {
+    const i = all.lastIndexOf(view.drawn);
+    if (i >= 0) {
+      all.splice(i, 1);
+      return { rest: sortTiles(all), drawn: view.drawn };
+    }
+  }
+  return { rest: sortTiles(all), drawn: null };
+}
+
+function meldsEl(melds, fresh) {
+  const box = el("div", "melds");
+  parseMelds(melds).forEach((m, i) => {
+    const g = el("span", `meld${m.concealed ? " concealed" : ""}${fresh && i === melds.length - 1 ? " pop" : ""}`);
+    m.tiles.forEach((x, j) => {
+      // a concealed kong shows its two outer tiles face down, like on a real table
+      const hide = m.hidden || (m.concealed && (j === 0 || j === 3));
+      g.appendChild(tileImg(hide ? null : x, "sm"));
+    });
+    box.appendChild(g);
+  });
+  return box;
+}
+
+function riverEl(tiles, fresh, last, who) {
+  const box = el("div", `river ${who}`);
+  tiles.forEach((x, i) => {
+    const isLast = i === tiles.length - 1;
+    box.appendChild(tileImg(x, `sm${isLast && fresh ? " drop" : ""}${isLast && last ? " last" : ""}`));
+  });
+  return box;
+}
+
+function seatBadges(view, seat, players, isMe) {
+  const box = el("div", "who");
+  const p = (players || [])[seat] || {};
+  const name = el("span", "name", isMe ? `${p.name || t("you")}${t("seat_you")}` : p.name || t("opponent"));
+  box.appendChild(el("span", "wind", windName(view.seat_winds?.[seat] ?? 0)));
+  if (view.dealer === seat) box.appendChild(el("span", "badge dealer", t("dealer")));
+  box.appendChild(name);
+  if (p.bot) box.appendChild(el("span", "badge bot", "AI"));
+  if (view.riichi?.[seat]) box.appendChild(el("span", "badge riichi", t("riichi_on")));
+  if (view.actor === seat && view.phase !== "end") box.classList.add("acting");
+  return box;
+}
+
+/** The hint strip: my waits, how many of each are unseen, and their worth when the server sends it. */
+export function hintsEl(view, ui) {
+  const box = el("div", "hints");
+  box.dataset.testid = "hints";
+  const copies = view.rules && view.rules.startsWith("wushuang") ? 8 : 4;
+  const unseen = unseenCounts(view, copies);
+  const concealed = parseTiles(view.hand);
+  let label = t("waits");
+  let waits;
+  const worth = {};
+  for (const w of view.waits || []) worth[w.tile] = w; // optional server hint: [{tile, points}]
+  if (concealed.length % 3 === 1) {
+    waits = findWaits(concealed);
+  } else if (ui.hover) {
+    const rest = [...concealed];
+    rest.splice(rest.indexOf(ui.hover), 1);
+    waits = findWaits(rest);
+    label = t("after_discard", { t: "" });
+    box.appendChild(el("span", "label", label));
+    box.appendChild(tileImg(ui.hover, "xs"));
+    label = "";
+  } else {
+    return box;
+  }
+  if (label) box.appendChild(el("span", "label", label));
+  if (!waits.length) {
+    box.appendChild(el("span", "muted", t("no_waits")));
+    return box;
+  }
+  for (const w of waits) {
+    const k = unseen[["m", "p", "s", "z"].indexOf(w[1]) * 9 + Number(w[0]) - 1];
+    const item = el("span", `wait${k === 0 ? " dead" : ""}`);
+    item.appendChild(tileImg(w, "xs"));
+    item.appendChild(el("span", "count", t("unseen", { n: k })));
+    if (worth[w]) item.appendChild(el("span", "worth", t("worth", { n: worth[w].points })));
+    box.appendChild(item);
+  }
+  return box;
+}
+
+/**
+ * Render the table into `root`.
+ * ui: {view, prev, players, room, selected:Set<index>, riichi:bool, hover, deadline, act(action), ...}
+ */
+export function renderTable(root, ui) {
+  const view = ui.view;
+  const prev = ui.prev;
+  const me = view.seat;
+  const opp = 1 - me;
+  const legal = view.legal || [];
+  const players = view.players || ui.players;
+  root.innerHTML = "";
+  const table = el("section", "table");
+  table.dataset.testid = "table";
+  table.dataset.phase = view.phase;
+
+  // ---------------------------------------------------------------- the opponent
+  const top = el("div", "seat opp");
+  top.appendChild(seatBadges(view, opp, players, false));
+  const oppHand = el("div", "hand hidden-hand");
+  oppHand.dataset.testid = "opp-hand";
+  for (let i = 0; i < view.opponent_hand_count; i++) oppHand.appendChild(tileImg(null, "sm back"));
+  const oppCount = el("span", "count-badge", String(view.opponent_hand_count));
+  oppHand.appendChild(oppCount);
+  top.appendChild(oppHand);
+  const oppMeldsFresh = prev && (prev.melds?.[opp]?.length || 0) < (view.melds?.[opp]?.length || 0);
+  top.appendChild(meldsEl(view.melds?.[opp] || [], oppMeldsFresh));
+  if (view.flowers?.[opp]?.length) top.appendChild(tileRow(view.flowers[opp], "xs"));
+  table.appendChild(top);
+
+  // ---------------------------------------------------------------- the middle
+  const mid = el("div", "center");
+  const oppRiver = view.discards?.[opp] || [];
+  const myRiver = view.discards?.[me] || [];
+  const lastOpp = view.last_discard && view.actor === me && oppRiver.length > 0;
+  mid.appendChild(riverEl(oppRiver, prev && (prev.discards?.[opp]?.length || 0) < oppRiver.length, lastOpp, "opp"));
+  const info = el("div", "info");
+  const wall = el("div", "wallcount");
+  wall.dataset.testid = "wall";
+  wall.innerHTML = `<b>${view.wall}</b><small>${t("wall")}</small>`;
+  info.appendChild(wall);
+  if (view.reserve) {
+    const r = el("div", "wallcount reserve");
+    r.innerHTML = `<b>${view.reserve}</b><small>${t("reserve")}</small>`;
+    info.appendChild(r);
+  }
+  if ((view.revealed || []).length || (view.bonus_kinds || []).length) {
+    const b = el("div", "bonus");
+    b.appendChild(el("small", "", t("bonus")));
+    b.appendChild(tileRow(view.bonus_kinds?.length ? view.bonus_kinds : view.revealed, "xs glow"));
+    info.appendChild(b);
+  }
+  const round = el("div", "round");
+  round.textContent = `${windName(view.prevalent_wind ?? 0)} · ${t("hand_no", { n: view.hand_no || 1 })}`;
+  info.appendChild(round);
+  if (ui.room) {
+    const cap = ui.room.fan_cap;
+    const stake = el("div", "stake");
+    stake.textContent = t("stake", { n: ui.room.bean_rate, m: cap ? cap * ui.room.bean_rate : "∞" });
+    info.appendChild(stake);
+  }
+  mid.appendChild(info);
+  const timer = el("div", "timer");
+  timer.dataset.testid = "timer";
+  timer.innerHTML = `<div class="bar"></div><span class="secs"></span>`;
+  timer.hidden = !(legal.length && ui.deadline);
+  mid.appendChild(timer);
+  const turn = el("div", `turn${legal.length ? " mine" : ""}`);
+  turn.textContent = legal.length ? t("your_turn") : view.phase === "end" ? "" : t("waiting");
+  mid.appendChild(turn);
+  mid.appendChild(riverEl(myRiver, prev && (prev.discards?.[me]?.length || 0) < myRiver.length, false, "me"));
+  table.appendChild(mid);
+
+  // ---------------------------------------------------------------- me
+  const bottom = el("div", "seat me");
+  const prompt = el("div", "prompt");
+  const actions = el("div", "actions");
+  actions.dataset.testid = "actions";
+  const { rest, drawn } = myTiles(view);
+  const display = drawn ? [...rest, drawn] : rest;
+  const discardable = new Set(legal.filter((a) => a.startsWith("discard ") && !a.endsWith("riichi")).map((a) => a.split(" ")[1]));
+  const riichiable = new Set(legal.filter((a) => a.endsWith(" riichi")).map((a) => a.split(" ")[1]));
+  const phase = view.phase;
+  const mine = legal.length > 0;
+
+  // tile clicks: discard, or select (exchange / triplet)
+  const onTile = (tile, index) => {
+    if (phase === "exchange" && mine) ui.toggle(index, 99);
+    else if (phase === "triplet" && mine) ui.toggle(index, 3);
+    else if (ui.riichi && riichiable.has(tile)) ui.act(`discard ${tile} riichi`);
+    else if (!ui.riichi && discardable.has(tile)) ui.act(`discard ${tile}`);
+  };
+
+  if (mine) {
+    if (legal.includes("win")) {
+      const label = phase === "turn" ? t("self_win") : t("win");
+      actions.appendChild(button(label, "win", () => ui.act("win"), "act-win"));
+    }
+    for (const a of legal.filter((x) => /^(kong|ckong|akong|xkong)\b/.test(x))) {
+      const b = button(t("kong"), "kong", () => ui.act(a), "act-kong");
+      const tile = a.split(" ")[1] || view.last_discard;
+      if (tile) b.appendChild(tileImg(tile, "xs"));
+      actions.appendChild(b);
+    }
+    if (legal.includes("pung")) {
+      const b = button(t("pung"), "pung", () => ui.act("pung"), "act-pung");
+      if (view.last_discard) b.appendChild(tileImg(view.last_discard, "xs"));
+      actions.appendChild(b);
+    }
+    for (const a of legal.filter((x) => x.startsWith("chow "))) {
+      const low = a.split(" ")[1];
+      const n = Number(low[0]);
+      const b = button(t("chow"), "chow", () => ui.act(a), "act-chow");
+      b.appendChild(tileRow([0, 1, 2].map((d) => `${n + d}${low[1]}`), "xs"));
+      actions.appendChild(b);
+    }
+    if (riichiable.size && phase === "turn") {
+      const b = button(t("riichi"), `riichi${ui.riichi ? " on" : ""}`, () => ui.toggleRiichi(), "act-riichi");
+      actions.appendChild(b);
+      if (ui.riichi) prompt.appendChild(el("div", "help", t("riichi_help")));
+    }
+    if (phase === "exchange") {
+      prompt.appendChild(el("div", "help big", t("exchange_help")));
+      const n = ui.selected.size;
+      actions.appendChild(
+        button(n ? t("exchange_go", { n }) : t("exchange_none"), "go", () => ui.commitExchange(display), "act-exchange"),
+      );
+    }
+    if (phase === "triplet") {
+      const help = el("div", "help big");
+      help.appendChild(el("span", "", t("triplet_help")));
+      if (view.offer) help.appendChild(tileRow([view.offer, view.offer, view.offer], "sm glow"));
+      prompt.appendChild(help);
+      const chosen = sortTiles([...ui.selected].map((i) => display[i]));
+      const action = `accept ${chosen.join("")}`;
+      const ok = chosen.length === 3 && legal.includes(action);
+      const b = button(t("accept"), "go", () => ok && ui.act(action), "act-accept");
+      b.disabled = !ok;
+      actions.appendChild(b);
+      actions.appendChild(button(t("decline"), "pass", () => ui.act("pass"), "act-pass"));
+    }
+    if (phase === "cuo") {
+      const help = el("div", "help big", t("cuo_help"));
+      prompt.appendChild(help);
+      const grid = el("div", "pickgrid");
+      grid.dataset.testid = "cuo-grid";
+      for (const k of view.cuo_kinds || []) {
+        const img = tileImg(k, "sm pick");
+        img.addEventListener("click", () => ui.act(`cuo ${k}`));
+        grid.appendChild(img);
+      }
+      prompt.appendChild(grid);
+      actions.appendChild(button(t("cuo_none"), "pass", () => ui.act("pass"), "act-pass"));
+    }
+    if (phase === "haidi") {
+      prompt.appendChild(el("div", "help big", t("haidi_help")));
+      const grid = el("div", "pickgrid haidi");
+      grid.dataset.testid = "haidi-grid";
+      legal
+        .filter((a) => a.startsWith("pick "))
+        .forEach((a) => {
+          const img = tileImg(null, "sm pick");
+          img.addEventListener("click", () => ui.act(a));
+          grid.appendChild(img);
+        });
+      prompt.appendChild(grid);
+    }
+    if (legal.includes("pass") && !["triplet", "cuo"].includes(phase)) {
+      actions.appendChild(button(t("pass"), "pass", () => ui.act("pass"), "act-pass"));
+    }
+  }
+  bottom.appendChild(prompt);
+  bottom.appendChild(actions);
+
+  const row = el("div", "handrow");
+  const myMeldsFresh = prev && (prev.melds?.[me]?.length || 0) < (view.melds?.[me]?.length || 0);
+  row.appendChild(meldsEl(view.melds?.[me] || [], myMeldsFresh));
+  const hand = el("div", "hand mine");
+  hand.dataset.testid = "my-hand";
+  const drawnFresh = drawn && !(prev && prev.drawn === drawn && prev.phase === "turn" && prev.version < view.version && parseTiles(prev.hand).length === parseTiles(view.hand).length);
+  display.forEach((tile, i) => {
+    const isDrawn = drawn && i === display.length - 1;
+    const can =
+      mine &&
+      ((phase === "exchange" || phase === "triplet") ||
+        (ui.riichi ? riichiable.has(tile) : discardable.has(tile)));
+    const cls = [
+      isDrawn ? "drawn" : "",
+      isDrawn && drawnFresh ? "slide" : "",
+      can ? "can" : mine && phase === "turn" ? "dim" : "",
+      ui.selected.has(i) ? "selected" : "",
+      ui.riichi && riichiable.has(tile) ? "riichi-ok" : "",
+    ];
+    const img = tileImg(tile, cls.filter(Boolean).join(" "));
+    img.dataset.index = String(i);
+    if (can) {
+      img.addEventListener("click", () => onTile(tile, i));
+      if (phase === "turn") {
+        img.addEventListener("mouseenter", () => ui.setHover(tile));
+        img.addEventListener("mouseleave", () => ui.setHover(null));
+      }
+    }
+    hand.appendChild(img);
+  });
+  row.appendChild(hand);
+  if (view.flowers?.[me]?.length) row.appendChild(tileRow(view.flowers[me], "xs"));
+  bottom.appendChild(row);
+
+  const foot = el("div", "foot");
+  foot.appendChild(seatBadges(view, me, players, true));
+  foot.appendChild(hintsEl(view, ui));
+  const auto = button(view.autoplay ? t("autoplay_on") : t("autoplay"), `auto${view.autoplay ? " on" : ""}`, () => ui.setAutoplay(!view.autoplay), "autoplay");
+  foot.appendChild(auto);
+  bottom.appendChild(foot);
+  table.appendChild(bottom);
+
+  if (view.autoplay) {
+    const banner = button(t("autoplay_on"), "autoplay-banner", () => ui.setAutoplay(false), "autoplay-banner");
+    table.appendChild(banner);
+  }
+  root.appendChild(table);
+}
+
+/** Update the timer bar (called every animation frame by the app). */
+export function tickTimer(root, deadline, total) {
+  const timer = root.querySelector(".timer");
+  if (!timer || timer.hidden || !deadline) return null;
+  const left = Math.max(0, deadline - performance.now());
+  const frac = total ? left / total : 0;
+  timer.querySelector(".bar").style.width = `${(frac * 100).toFixed(1)}%`;
+  timer.classList.toggle("urgent", left < 5000);
+  const secs = Math.ceil(left / 1000);
+  timer.querySelector(".secs").textContent = String(secs);
+  return secs;
+}
