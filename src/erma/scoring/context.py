@@ -122,6 +122,7 @@ _MPSZ_FAST = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
 """Plain mpsz without spaces, honour letters or flowers: read by :func:`_tiles` without ``parse``."""
 _RUN = re.compile(r"([1-9]+)([mpsz])")
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
+_OPTIONAL_KEYS = frozenset((*OPTIONAL_BOOL_KEYS, "bonus_count", "copies"))
 _MELDS: dict[tuple[str, str, int], Meld] = {}
 """Memo of well-formed three-item packs ``(kind, tile, offer)`` → meld (a few hundred at most)."""
 
@@ -166,7 +167,7 @@ def _bool(record: Mapping[str, object], key: str, default: bool = False) -> bool
 
 def _int(record: Mapping[str, object], key: str, lo: int, hi: int, default: int = 0) -> int:
     v = record.get(key, default)
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+    if (type(v) is not int and (not isinstance(v, int) or isinstance(v, bool))) or not lo <= v <= hi:
         raise InvalidHandError(f"{key} must be an integer {lo}–{hi}, not {v!r}")
     return v
 
@@ -222,8 +223,8 @@ def read_record(record: object) -> WinContext:
     """
     if not isinstance(record, Mapping):
         raise InvalidHandError(f"a record is a JSON object, not {type(record).__name__}")
-    missing = [k for k in REQUIRED_KEYS if k not in record]
-    if missing:
+    if not ("packs" in record and "hand" in record and "win_tile" in record):
+        missing = [k for k in REQUIRED_KEYS if k not in record]
         raise InvalidHandError(f"record lacks {', '.join(missing)}")
     if not KNOWN_KEYS.issuperset(record):
         unknown = sorted(str(k) for k in record if k not in KNOWN_KEYS)
@@ -270,6 +271,25 @@ def read_record(record: object) -> WinContext:
     else:
         count = _int(record, "flower_count", 0, 8)
     seat = _int(record, "seat_wind", 0, 3)
+    if _OPTIONAL_KEYS.isdisjoint(record):  # the reference's keys only: skip the two-player context
+        get = record.get
+        flags = [get(k, False) for k in FLAG_KEYS]
+        prevalent = get("prevalent_wind", 0)
+        if all([type(f) is bool for f in flags]) and type(prevalent) is int and 0 <= prevalent <= 3:
+            return WinContext(
+                melds=melds,
+                concealed=tuple(sorted(concealed)),
+                win_tile=win,
+                self_drawn=flags[0],
+                fourth_tile=flags[1],
+                about_kong=flags[2],
+                wall_last=flags[3],
+                seat_wind=seat,
+                prevalent_wind=prevalent,
+                flowers=flowers,
+                flower_count=count,
+                is_dealer=seat == 0,
+            )
     return WinContext(
         melds=melds,
         concealed=tuple(sorted(concealed)),

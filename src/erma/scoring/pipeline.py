@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +54,18 @@ class Plan:
     """Memo: a reading's chows, or its pungs and their sizes → the set-group fans they make."""
     has_limits: bool = False
     """The table has limit fans (役满): when one applies, only limit fans are kept."""
+    value: dict[str, int] = field(default_factory=dict)
+    """Points per instance by id."""
+    per_instance: frozenset[str] = frozenset()
+    """Ids counted once per instance."""
+    limits: frozenset[str] = frozenset()
+    """Ids of the limit fans."""
+    no_min: frozenset[str] = frozenset()
+    """Ids that do not count for the minimum (flowers): a reading with only these scores the fallback."""
+    excluders: frozenset[str] = frozenset()
+    """Ids of the rows with exclusions."""
+    heads: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The fixed part of each fan's result entry (id, names, points), by id."""
 
 
 @functools.cache
@@ -80,6 +92,14 @@ def plan_for(table: str) -> Plan:
         order={r.id: i for i, r in enumerate(t.rows)},
         needs={r.id: REGISTRY[r.id].needs for r in t.rows},
         has_limits=any(r.limit for r in t.rows),
+        value={r.id: r.value for r in t.rows},
+        per_instance=frozenset(r.id for r in t.rows if r.per_instance),
+        limits=frozenset(r.id for r in t.rows if r.limit),
+        no_min=frozenset(r.id for r in t.rows if not r.counts_for_min),
+        excluders=frozenset(r.id for r in t.rows if r.excludes),
+        heads={
+            r.id: {"id": r.id, "name_zh": r.name_zh, "name_en": r.name_en, "points": r.value} for r in t.rows
+        },
     )
 
 
@@ -155,11 +175,8 @@ def exclude(fans: Fans, plan: Plan) -> Fans:
     """Step 3: apply the table's exclusions (不计) in priority order; a removed fan excludes nothing."""
     out = dict(fans)  # the lists are replaced, never changed in place
     rows = plan.rows
-    order = plan.order
-    present = [k for k in fans if rows[k].excludes]
-    if len(present) > 1:
-        present.sort(key=order.__getitem__)
-    for fan_id in present:
+    present = plan.excluders.intersection(fans)
+    for fan_id in sorted(present, key=plan.order.__getitem__) if len(present) > 1 else present:
         mine = out.get(fan_id)
         if not mine:
             continue
@@ -189,19 +206,24 @@ def count_of(row: FanRow, hits: list[Hit]) -> int:
 
 def total(fans: Fans, plan: Plan) -> int:
     """Step 4: the points of a reading (limit fans alone when any applies)."""
-    rows = plan.rows
-    limits = [k for k in fans if rows[k].limit]
-    keys = limits or list(fans)
-    return sum(rows[k].value * count_of(rows[k], fans[k]) for k in keys)
+    value = plan.value
+    per_instance = plan.per_instance
+    keys: Iterable[str] = fans
+    if plan.limits and not plan.limits.isdisjoint(fans):
+        keys = [k for k in fans if k in plan.limits]
+    pts = 0
+    for k in keys:
+        pts += value[k] * len(fans[k]) if k in per_instance else value[k]
+    return pts
 
 
 def score_view(view: HandView, plan: Plan) -> tuple[Fans, int]:
     """Steps 2–4 for one reading: its fans after exclusions (and the fallback) and its total."""
     fans = exclude(detect(view, plan), plan)
-    rows = plan.rows
-    if plan.has_limits and any(rows[k].limit for k in fans):
-        fans = {k: v for k, v in fans.items() if rows[k].limit}  # 役满: the limit fans alone
-    if not any(rows[k].counts_for_min for k in fans):
+    limits = plan.limits
+    if limits and not limits.isdisjoint(fans):
+        fans = {k: v for k, v in fans.items() if k in limits}  # 役满: the limit fans alone
+    if fans.keys() <= plan.no_min:
         for fan_id, fn in plan.fallbacks:
             fans[fan_id] = fn(view)
     return fans, total(fans, plan)
@@ -260,8 +282,11 @@ class ScoreResult:
 
 
 def _hit_text(hit: Hit) -> str:
-    if len(hit) == 1:
+    n = len(hit)
+    if n == 1:
         return part_text(hit[0])
+    if n == 0:
+        return ""
     return " ".join([part_text(p) for p in hit if p])
 
 
@@ -327,22 +352,14 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
     if found is None:
         return {"error": "not_win", "message": f"{ctx.to_notation()} is not a winning hand"}
     view, fans, pts = found
-    rows = plan.rows
+    heads = plan.heads
+    per_instance = plan.per_instance
     out = []
     for k in sorted(fans, key=plan.order.__getitem__):
-        row = rows[k]
         hits = fans[k]
-        n = len(hits) if row.per_instance else 1
-        out.append(
-            {
-                "id": k,
-                "name_zh": row.name_zh,
-                "name_en": row.name_en,
-                "points": row.value,
-                "count": n,
-                "tiles": [_hit_text(h) for h in hits[:n]],
-            }
-        )
+        n = len(hits) if k in per_instance else 1
+        tiles = [_hit_text(hits[0])] if n == 1 and hits else [_hit_text(h) for h in hits[:n]]
+        out.append({**heads[k], "count": n, "tiles": tiles})
     cap = plan.table.cap
     return {
         "fans": out,
