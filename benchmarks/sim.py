@@ -18,7 +18,7 @@ import time
 from erma.rules import find_ruleset
 from erma.selfplay import run
 
-PRESETS = ["cuopai789", "classic64", "wushuang128"]
+PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
 
 
 def erma_speed(preset: str, bots: list[str], games: int, repeats: int, seed: int) -> dict[str, float]:

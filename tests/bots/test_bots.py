@@ -33,7 +33,7 @@ def test_view_of_holds_no_opponent_tiles() -> None:
     assert list(view.visible) == state.seats[1].counts
 
 
-@pytest.mark.parametrize("name", ["cuopai789", "classic64", "wushuang128"])
+@pytest.mark.parametrize("name", ["cuopai789", "classic64", "wushuang128", "wenzhou2p"])
 def test_greedy_beats_random_in_duplicate_games(name: str) -> None:
     stats = run(find_ruleset(name), ["greedy", "random"], 40, seed="strength", duplicate=True)
     greedy, rand = stats.wins

@@ -23,7 +23,7 @@ from erma.rules import find_ruleset
 
 from .helpers import play_random, tile_multiset
 
-PRESETS = ["cuopai789", "classic64", "wushuang128"]
+PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
 # the assist mechanics are rare at their default odds; raise them so random games exercise them
 BUSY = {"cuo_prob": 0.3, "triplet_offer_prob": 0.3}
 PUBLIC_TILE_EVENTS = {
@@ -37,6 +37,9 @@ PUBLIC_TILE_EVENTS = {
     "win",
     "haidi_pick",
     "deal",
+    "stakes",
+    "maidi",
+    "dingdi",
 }
 
 

@@ -899,8 +899,12 @@ def _claim(state: GameState, seat: int, a: Action) -> None:
     t = state.last_discard
     assert t is not None and state.discarder is not None
     me = state.seats[seat]
-    state.seats[state.discarder].discards.pop()
     cs = state.caishen
+    if (
+        cs is not None and state.rules.pass_win_rule != "none"
+    ):  # 过水: claiming instead of winning declines it
+        me.passed_win = max(me.passed_win, _win_mult(_win(state, seat, t, "discard")))
+    state.seats[state.discarder].discards.pop()
     p = t if cs is None else wz.play_kind(t, cs)  # what the tile plays as (温州: 白板 as the 财神's kind)
 
     def phys(x: Tile) -> Tile:
