@@ -33,14 +33,16 @@ from erma.scoring.readings import (
     F_CONCEALED,
     F_CONCEALED_PUNGS,
     F_DISCARD,
+    F_DRAGON_PUNG,
+    F_EDGE_PAIR,
     F_EDGE_PUNG,
     F_FLOWERS,
     F_FOUR_COPIES,
     F_GREEN_ONLY,
-    F_HONOR_PUNG,
     F_HONORS,
     F_KONG,
     F_KONG_INVOLVED,
+    F_KONG_OR_ROBBING,
     F_LAST_TILE,
     F_NO_CHOW,
     F_NO_HONORS,
@@ -60,6 +62,7 @@ from erma.scoring.readings import (
     F_THREE_SUITS,
     F_TWO_SUITS,
     F_WALL_LAST,
+    F_WIND_PUNG,
     F_WINDS_DRAGONS,
     HONORS_KNITTED,
     KNITTED,
@@ -325,9 +328,9 @@ fan("lower_four", TILE_SHAPES, F_NO_HONORS | F_RANKS_1_4)(_range_fan(1, 4))  # �
 def tile_hog(v: HandView) -> list[Hit]:
     """四归一 Tile Hog: all four copies of a kind used, not as a kong (each; 无双: 4+ outside kongs)."""
     c = v.facts.counts
-    kongs = [g for g in v.sets if g.kind == KONG]
-    if not kongs:
+    if not (v.melded_kongs or v.concealed_kongs):
         return [((t,) * 4,) for t in v.facts.kinds if c[t] >= 4]
+    kongs = [g for g in v.sets if g.kind == KONG]
     out = list(c)
     for g in kongs:
         out[g.tile] -= g.size
@@ -335,10 +338,6 @@ def tile_hog(v: HandView) -> list[Hit]:
 
 
 # ----------------------------------------------------------------------------------- the sets
-
-
-def _set_parts(v: HandView, pred: Callable[[int, Tile], bool]) -> list[Hit]:
-    return [(g.tiles,) for g in v.sets if pred(g.kind, g.tile)]
 
 
 @fan("all_pungs", frozenset({REGULAR}), needs=F_NO_CHOW | F_PUNG)
@@ -356,7 +355,7 @@ def _every_set(v: HandView, chow_ok: Callable[[int], bool], pung_ok: Callable[[T
     return [(*(g.tiles for g in v.sets), (v.pair, v.pair))]
 
 
-@fan("outside_hand", frozenset({REGULAR}))
+@fan("outside_hand", frozenset({REGULAR}), needs=F_EDGE_PAIR)
 def outside_hand(v: HandView) -> list[Hit]:
     """全带幺 Outside Hand: every set and the pair hold a terminal or an honour."""
     return _every_set(v, lambda t: t % 9 in (0, 6), lambda t: t >= 27 or t % 9 in (0, 8))
@@ -406,12 +405,12 @@ def three_suited_terminal_chows(v: HandView) -> list[Hit]:
 @fan("all_chows", SET_SHAPES, needs=F_NO_PUNG | F_SUITED_PAIR)
 def all_chows(v: HandView) -> list[Hit]:
     """平和 All Chows: chows only and a suited pair (组合龙: its one set is a chow)."""
-    if v.pair < 27 and all(g.kind == CHOW for g in v.sets):
+    if v.pair < 27 and not v.pungs:  # every pung and kong is in v.pungs
         return [(*(g.tiles for g in v.sets), (v.pair, v.pair))]
     return _NONE
 
 
-@fan("little_four_winds", frozenset({REGULAR}), needs=F_HONOR_PUNG)
+@fan("little_four_winds", frozenset({REGULAR}), needs=F_WIND_PUNG)
 def little_four_winds(v: HandView) -> list[Hit]:
     """小四喜 Little Four Winds: three wind pungs and a wind pair."""
     winds = [g.tiles for g in v.sets if g.kind != CHOW and g.tile in WINDS_SET]
@@ -420,7 +419,7 @@ def little_four_winds(v: HandView) -> list[Hit]:
     return _NONE
 
 
-@fan("little_three_dragons", frozenset({REGULAR}), needs=F_HONOR_PUNG)
+@fan("little_three_dragons", frozenset({REGULAR}), needs=F_DRAGON_PUNG)
 def little_three_dragons(v: HandView) -> list[Hit]:
     """小三元 Little Three Dragons: two dragon pungs and a dragon pair."""
     dragons = [g.tiles for g in v.sets if g.kind != CHOW and g.tile in DRAGON_SET]
@@ -429,30 +428,34 @@ def little_three_dragons(v: HandView) -> list[Hit]:
     return _NONE
 
 
-@fan("dragon_pung", SET_SHAPES, needs=F_HONOR_PUNG)
+_EDGE_PUNG: Final = tuple(t in WINDS_SET or (t < 27 and t % 9 in (0, 8)) for t in range(34))
+"""幺九刻 kinds: terminals and winds."""
+
+
+@fan("dragon_pung", SET_SHAPES, needs=F_DRAGON_PUNG)
 def dragon_pung(v: HandView) -> list[Hit]:
     """箭刻 Dragon Pung: a pung or kong of 中 发 白 (each)."""
-    return _set_parts(v, lambda k, t: k != CHOW and t in DRAGON_SET)
+    return [(g.tiles,) for g in v.sets if g.kind != CHOW and g.tile in DRAGON_SET]
 
 
 @fan("pung_of_terminals_or_honors", SET_SHAPES, needs=F_EDGE_PUNG)
 def pung_of_terminals_or_honors(v: HandView) -> list[Hit]:
     """幺九刻 Pung of Terminals or Honors: a pung or kong of a terminal or a wind (each)."""
-    return _set_parts(v, lambda k, t: k != CHOW and (t in WINDS_SET or (t < 27 and t % 9 in (0, 8))))
+    return [(g.tiles,) for g in v.sets if g.kind != CHOW and _EDGE_PUNG[g.tile]]
 
 
-@fan("prevalent_wind", SET_SHAPES, needs=F_EDGE_PUNG)
+@fan("prevalent_wind", SET_SHAPES, needs=F_WIND_PUNG)
 def prevalent_wind(v: HandView) -> list[Hit]:
     """圈风刻 Prevalent Wind: a pung or kong of the prevalent wind."""
     w = EAST + v.facts.ctx.prevalent_wind
-    return _set_parts(v, lambda k, t: k != CHOW and t == w)
+    return [(g.tiles,) for g in v.sets if g.tile == w and g.kind != CHOW]
 
 
-@fan("seat_wind", SET_SHAPES, needs=F_EDGE_PUNG)
+@fan("seat_wind", SET_SHAPES, needs=F_WIND_PUNG)
 def seat_wind(v: HandView) -> list[Hit]:
     """门风刻 Seat Wind: a pung or kong of the seat wind."""
     w = EAST + v.facts.ctx.seat_wind
-    return _set_parts(v, lambda k, t: k != CHOW and t == w)
+    return [(g.tiles,) for g in v.sets if g.tile == w and g.kind != CHOW]
 
 
 def _concealed_pungs(n: int) -> Detector:
@@ -570,7 +573,7 @@ def out_with_replacement_tile(v: HandView) -> list[Hit]:
     return _win(v) if f.kong_involved and f.self_drawn and not f.ctx.robbing else _NONE
 
 
-@fan("robbing_the_kong")
+@fan("robbing_the_kong", needs=F_KONG_OR_ROBBING)
 def robbing_the_kong(v: HandView) -> list[Hit]:
     """抢杠和 Robbing The Kong: won on the tile of the opponent's added kong (maybe scored as self-drawn)."""
     f = v.facts

@@ -111,6 +111,14 @@ F_PAIR_FIVE: Final = 1 << 32
 """The pair is a suited 5."""
 F_SUITED_PAIR: Final = 1 << 33
 """The pair is suited."""
+F_EDGE_PAIR: Final = 1 << 34
+"""The pair is a terminal or an honour."""
+F_WIND_PUNG: Final = 1 << 35
+"""Some pung or kong of a wind."""
+F_DRAGON_PUNG: Final = 1 << 36
+"""Some pung or kong of a dragon."""
+F_KONG_OR_ROBBING: Final = 1 << 23
+"""A hand fact: the 杠上开花 / 抢杠和 flag (after the corrections) or ``WinContext.robbing``."""
 
 REF_ORDER: Final[tuple[int, ...]] = (
     *range(0, 9),  # 1–9m
@@ -211,7 +219,7 @@ class HandFacts:
         if self._unique_wait is None:
             win = self.ctx.win_tile
             sp = None
-            if len(self.ctx.concealed) == 13:
+            if len(self.ctx.concealed) == 13 and len(self.kinds) <= 8:  # else no seven-pairs wait
                 sp = list(self.standing)
                 sp[win] -= 1
             self._unique_wait = unique_wait_key(self.key - INC[win], sp)
@@ -281,7 +289,7 @@ class HandView:
                 rest -= INC[t]
             if len(regular_waits_key(rest, 1)) != 1:
                 return 0
-        elif self.shape != REGULAR or not f.unique_wait:
+        elif self.shape != REGULAR:
             return 0
         pos = 0
         for g in self.sets:
@@ -294,6 +302,8 @@ class HandView:
                 pos |= 1
         if self.pair == win:
             pos |= 4
+        if not pos or (self.shape == REGULAR and not f.unique_wait):
+            return 0
         if pos & 1:
             return 1
         if pos & 2:
@@ -446,7 +456,9 @@ def hand_facts(ctx: WinContext) -> HandFacts:
     if last:
         f |= F_LAST_TILE
     if kong:
-        f |= F_KONG_INVOLVED
+        f |= F_KONG_INVOLVED | F_KONG_OR_ROBBING
+    elif ctx.robbing:
+        f |= F_KONG_OR_ROBBING
     if ctx.flowers or ctx.flower_count:
         f |= F_FLOWERS
     if max(counts) >= 4:
@@ -542,6 +554,10 @@ def _view(
             pm |= 1 << t
         if pm & _M_HONORS:
             f |= F_HONOR_PUNG
+            if pm & _M_WINDS:
+                f |= F_WIND_PUNG
+            if pm & _M_DRAGONS:
+                f |= F_DRAGON_PUNG
         if pm & _M_EDGE_PUNG:
             f |= F_EDGE_PUNG
         if mk or ck:
@@ -556,6 +572,10 @@ def _view(
         f |= F_SUITED_PAIR
         if pair % 9 == 4:
             f |= F_PAIR_FIVE
+        elif pair % 9 in (0, 8):
+            f |= F_EDGE_PAIR
+    elif pair >= 27:
+        f |= F_EDGE_PAIR
     return HandView(
         facts=facts,
         shape=shape,

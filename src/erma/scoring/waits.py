@@ -111,23 +111,26 @@ def regular_waits_counts(c: Sequence[int]) -> set[Tile]:
 
 def regular_waits_key(key: int, limit: int = 99) -> list[Tile]:
     """:func:`regular_waits` on a packed key; stops once more than ``limit`` waits are found."""
-    infos = (
-        _info(key & _MASK9, True),
-        _info((key >> 36) & _MASK9, True),
-        _info((key >> 72) & _MASK9, True),
-        _info(key >> 108, False),
-    )
-    flags = [f for f, _ in infos]
+    k = key & _MASK9
+    i0 = _SUIT_INFO.get(k) or _info(k, True)
+    k = (key >> 36) & _MASK9
+    i1 = _SUIT_INFO.get(k) or _info(k, True)
+    k = (key >> 72) & _MASK9
+    i2 = _SUIT_INFO.get(k) or _info(k, True)
+    k = key >> 108
+    i3 = _HONOR_INFO.get(k) or _info(k, False)
+    infos = (i0, i1, i2, i3)
+    flags = (i0[0], i1[0], i2[0], i3[0])
+    broken = [gi for gi in range(4) if not flags[gi]]
+    if len(broken) > 1:
+        return []  # two groups that cannot be completed as they are: one tile does not mend both
     out: list[Tile] = []
-    for gi in range(4):
+    for gi in broken or range(4):
         others = flags[:gi] + flags[gi + 1 :]
-        if not (others[0] and others[1] and others[2]):
-            continue
-        all_sets = bool(others[0] & others[1] & others[2] & _SETS)
-        one_pair = (
-            (others[0] & _PAIR and others[1] & others[2] & _SETS)
-            or (others[1] & _PAIR and others[0] & others[2] & _SETS)
-            or (others[2] & _PAIR and others[0] & others[1] & _SETS)
+        a, b, c = others
+        all_sets = bool(a & b & c & _SETS)
+        one_pair = bool(
+            (a & _PAIR and b & c & _SETS) or (b & _PAIR and a & c & _SETS) or (c & _PAIR and a & b & _SETS)
         )
         if not (all_sets or one_pair):
             continue
