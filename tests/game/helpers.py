@@ -90,3 +90,28 @@ def play_random(
         if check:
             assert tile_multiset(state) == full
     return state
+
+
+def build_wenzhou_deck(
+    rules: RuleSet, seed: str, dealer: str, other: str, draws: str = "", tail: str = "", flip: str = "5m"
+) -> list[int]:
+    """A 温州 deck that deals ``dealer`` (17 tiles) and ``other`` (16), draws ``draws`` from the head and
+    ``tail`` from the tail (first replacement first), and flips ``flip`` for the 财神. The flip position
+    comes from the dice of ``random.Random(seed)`` (a given deck is not shuffled, so the dice come first);
+    pass the same seed to ``new_hand`` and a dealer (no dealer dice)."""
+    d, o = parse(dealer), parse(other)
+    assert len(d) == 17 and len(o) == 16, (len(d), len(o))
+    dealt = [t for r in range(4) for t in d[4 * r : 4 * r + 4] + o[4 * r : 4 * r + 4]] + d[16:]
+    head, tl, flipped = parse(draws), parse(tail), parse(flip)
+    pool = Counter(rules.tile_list())
+    for t in dealt + head + tl + flipped:
+        pool[t] -= 1
+        assert pool[t] >= 0, f"too many copies of {t}"
+    rest = sorted(pool.elements())
+    remaining = dealt + head + rest + list(reversed(tl))
+    rng = random.Random(seed)
+    d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+    at = len(rules.tile_list()) - (2 * min(d1, d2) - 1)
+    deck = remaining[:at] + flipped + remaining[at:]
+    assert sorted(deck) == rules.tile_list()
+    return deck
