@@ -16,9 +16,9 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
-## The main job on its embedded defaults (until the server exists: a short analysis demo).
+## The main job on its embedded defaults: the game server on http://127.0.0.1:8000 (SQLite in ./data).
 run: $(STAMP)
-	$(BIN)/erma demo
+	$(BIN)/erma serve
 
 ## Everything the tests need, then the tests.
 test: $(STAMP) lint typecheck pytest

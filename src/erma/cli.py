@@ -156,6 +156,61 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from erma.server.app import serve
+    from erma.server.config import Settings, load_rooms
+
+    settings = Settings(
+        host=args.host, port=args.port, db_url=args.db, data_dir=args.data, rooms_file=args.rooms
+    )
+    load_rooms(settings.rooms_file)  # a bad rooms file stops here with one clear line
+    serve(settings)
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from erma.game.record import load, verify
+    from erma.server.table import deal_digest
+
+    record = load(args.file)
+    problems = []
+    seed, salt, digest = record.get("seed"), record.get("salt"), record.get("digest")
+    if not (isinstance(seed, str) and isinstance(salt, str) and isinstance(digest, str)):
+        problems.append("the record has no seed, salt and digest (it did not come from a server deal)")
+    elif deal_digest(salt, seed) != digest:
+        problems.append(f"the seed and salt do not match the digest sent with the deal ({digest})")
+    problems += verify(record)
+    if problems:
+        for p in problems:
+            print(p, file=sys.stderr)
+        return 1
+    print(f"{args.file}: the deal followed from the committed seed and the hand replays exactly")
+    return 0
+
+
+def _cmd_loadtest(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from erma.errors import RuleSetError
+    from erma.server.loadtest import run_load
+
+    if args.tables < 1 or args.seconds <= 0:
+        raise RuleSetError("--tables must be ≥ 1 and --seconds > 0")
+    summary = asyncio.run(
+        run_load(args.url or ["ws://127.0.0.1:8000/ws"], args.tables, args.seconds, args.room, args.think)
+    )
+    if not args.json:
+        lat = summary["latency_ms"]
+        print(
+            f"tables {summary['tables_started']}/{summary['tables']}, hands {summary['hands_completed']}, "
+            f"errors {summary['errors']}, lost {summary['matches_lost']}, "
+            f"latency p50 {lat['p50']} ms p99 {lat['p99']} ms over {summary['actions']} actions"
+        )
+    else:
+        print(json.dumps(summary))
+    return 0
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     print("erma (二麻) — hand analysis demo; the server comes with a later release.\n")
     for text in ("123m456p789s1155z", "19m19p19s1234567z", "1112345678999m", "147m258p369s1234z"):
@@ -206,6 +261,31 @@ def build_parser() -> argparse.ArgumentParser:
         "--verify", action="store_true", help="exit 0 only if the replay reproduces the record"
     )
     replay.set_defaults(func=_cmd_replay)
+
+    serve = sub.add_parser("serve", help="run the game server (web client, websocket protocol, REST API)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite in the data folder)")
+    serve.add_argument("--data", default="data", help="data folder for the default SQLite database")
+    serve.add_argument("--rooms", default=None, help="rooms file (TOML); default: the packaged rooms")
+    serve.set_defaults(func=_cmd_serve)
+
+    verify = sub.add_parser(
+        "verify", help="check a served hand: the seed matches the deal's digest, and it replays"
+    )
+    verify.add_argument("file")
+    verify.set_defaults(func=_cmd_verify)
+
+    load = sub.add_parser("loadtest", help="play many bot-driven tables through the real protocol")
+    load.add_argument(
+        "--url", action="append", default=[], help="websocket URL (repeatable), e.g. ws://HOST:PORT/ws"
+    )
+    load.add_argument("--tables", type=int, default=10)
+    load.add_argument("--seconds", type=float, default=10)
+    load.add_argument("--room", default="cuopai-novice")
+    load.add_argument("--think", type=float, default=0.0, help="human-like think time in seconds (mean)")
+    load.add_argument("--json", action="store_true")
+    load.set_defaults(func=_cmd_loadtest)
 
     demo = sub.add_parser("demo", help="a short demonstration (what `make run` shows for now)")
     demo.set_defaults(func=_cmd_demo)

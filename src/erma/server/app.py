@@ -1,0 +1,223 @@
+"""The ASGI app (服务器): websocket game protocol, a small REST API, the web client, health and metrics."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import time
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from erma.errors import ErmaError
+from erma.server.config import Settings, load_rooms
+from erma.server.hub import Hub
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    body = await request.body()
+    if len(body) > 4096:
+        raise ValueError("request body too large")
+    if not body:
+        return {}
+    data = json.loads(body)
+    if not isinstance(data, dict):
+        raise ValueError("the body must be a JSON object")
+    return data
+
+
+def create_app(settings: Settings | None = None, store: Any = None) -> Starlette:
+    """The app; ``store`` (an opened erma.store.Store) may be given, else it is opened at start-up."""
+    settings = settings or Settings()
+    rooms = load_rooms(settings.rooms_file)  # validated before anything starts
+    state: dict[str, Any] = {"ready": False}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        from erma.store import Store
+
+        own = store is None
+        st = store if store is not None else await Store.open(settings.db_url, settings.data_dir)
+        hub = Hub(settings, rooms, st)
+        await hub.start()
+        state["hub"] = hub
+        state["store"] = st
+        state["ready"] = True
+        try:
+            yield
+        finally:
+            state["ready"] = False
+            await hub.stop()
+            if own:
+                await st.close()
+
+    def hub() -> Hub:
+        h: Hub = state["hub"]
+        return h
+
+    async def account_of(request: Request) -> Any:
+        auth = request.headers.get("authorization", "")
+        token = auth[7:] if auth.lower().startswith("bearer ") else request.query_params.get("token", "")
+        if not token:
+            return None
+        return await state["store"].account_for_session(token)
+
+    async def healthz(request: Request) -> Response:
+        if not state["ready"]:
+            return PlainTextResponse("starting", status_code=503)
+        return PlainTextResponse("ok")
+
+    async def metrics(request: Request) -> Response:
+        h = hub()
+        lines = [
+            "# TYPE erma_sockets gauge",
+            f"erma_sockets {len(h.connections)}",
+            "# TYPE erma_matches gauge",
+            f"erma_matches {len(h.tables)}",
+        ]
+        for key, value in sorted(h.metrics.items()):
+            lines += [f"# TYPE erma_{key}_total counter", f"erma_{key}_total {value}"]
+        lines.append(f"erma_uptime_seconds {time.time() - h.started:.0f}")
+        return PlainTextResponse("\n".join(lines) + "\n", media_type="text/plain; version=0.0.4")
+
+    async def guest(request: Request) -> Response:
+        st = state["store"]
+        account = await st.create_guest()
+        token = await st.new_session(account.id)
+        return JSONResponse(
+            {"token": token, "account": _account(account), "balance": await st.balance(account.id)}
+        )
+
+    async def register(request: Request) -> Response:
+        st = state["store"]
+        try:
+            body = await _json(request)
+            name, password = body.get("name"), body.get("password")
+            if not isinstance(name, str) or not isinstance(password, str):
+                return _error(400, "invalid_input", "name and password are strings")
+            account = await st.register(name, password)
+        except (ValueError, json.JSONDecodeError) as exc:
+            return _error(400, "invalid_input", str(exc))
+        token = await st.new_session(account.id)
+        return JSONResponse(
+            {"token": token, "account": _account(account), "balance": await st.balance(account.id)}
+        )
+
+    async def login(request: Request) -> Response:
+        st = state["store"]
+        try:
+            body = await _json(request)
+        except (ValueError, json.JSONDecodeError) as exc:
+            return _error(400, "invalid_input", str(exc))
+        name, password = body.get("name"), body.get("password")
+        if not isinstance(name, str) or not isinstance(password, str):
+            return _error(400, "invalid_input", "name and password are strings")
+        account = await st.login(name, password)
+        if account is None:
+            return _error(401, "bad_login", "wrong name or password")
+        token = await st.new_session(account.id)
+        return JSONResponse(
+            {"token": token, "account": _account(account), "balance": await st.balance(account.id)}
+        )
+
+    async def me(request: Request) -> Response:
+        account = await account_of(request)
+        if account is None:
+            return _error(401, "not_authenticated", "a session token is needed")
+        st = state["store"]
+        return JSONResponse(
+            {
+                "account": _account(account),
+                "balance": await st.balance(account.id),
+                "history": await st.history(account.id, 20),
+            }
+        )
+
+    async def relief(request: Request) -> Response:
+        account = await account_of(request)
+        if account is None:
+            return _error(401, "not_authenticated", "a session token is needed")
+        st = state["store"]
+        granted = await st.daily_relief(account.id, dt.date.today().isoformat())
+        return JSONResponse({"granted": granted, "balance": await st.balance(account.id)})
+
+    async def rooms_list(request: Request) -> Response:
+        return JSONResponse({"rooms": [r.public() for r in rooms.values()]})
+
+    async def games(request: Request) -> Response:
+        account = await account_of(request)
+        if account is None:
+            return _error(401, "not_authenticated", "a session token is needed")
+        return JSONResponse({"games": await state["store"].list_games(account.id)})
+
+    async def game(request: Request) -> Response:
+        account = await account_of(request)
+        if account is None:
+            return _error(401, "not_authenticated", "a session token is needed")
+        try:
+            record_id = int(request.path_params["id"])
+        except ValueError:
+            return _error(400, "invalid_input", "a game id is a number")
+        stored = await state["store"].get_record(record_id)
+        if stored is None or account.id not in stored["account_ids"]:
+            return _error(404, "not_found", f"no game {record_id} of yours")
+        return JSONResponse({**stored["record"], "id": stored["id"], "created": stored["created"]})
+
+    async def ws_endpoint(websocket: WebSocket) -> None:
+        await hub().serve_socket(websocket)
+
+    routes: list[Any] = [
+        Route("/healthz", healthz),
+        Route("/metrics", metrics),
+        Route("/api/guest", guest, methods=["POST"]),
+        Route("/api/register", register, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/me", me),
+        Route("/api/relief", relief, methods=["POST"]),
+        Route("/api/rooms", rooms_list),
+        Route("/api/games", games),
+        Route("/api/games/{id}", game),
+        WebSocketRoute("/ws", ws_endpoint),
+    ]
+    web = Path(str(resources.files("erma").joinpath("web")))
+    if web.is_dir():
+        routes.append(Mount("/", StaticFiles(directory=str(web), html=True), name="web"))
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={ErmaError: _erma_error})
+    return app
+
+
+async def _erma_error(request: Request, exc: Exception) -> Response:
+    return _error(400, "invalid_input", str(exc))
+
+
+def _account(account: Any) -> dict[str, Any]:
+    return {"id": account.id, "name": account.name, "guest": account.is_guest}
+
+
+def serve(settings: Settings) -> None:
+    """Run the app with uvicorn until interrupted."""
+    import uvicorn
+
+    app = create_app(settings)
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+        log_level="info",
+        lifespan="on",
+    )

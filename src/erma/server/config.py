@@ -1,0 +1,119 @@
+"""Server settings and the rooms an operator configures (a TOML file, validated at start)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from erma.errors import RuleSetError
+from erma.rules import RuleSet, find_ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A room: a rule set with its overrides and a bean tier."""
+
+    id: str
+    name_zh: str
+    name_en: str
+    rules: RuleSet
+    tier: str
+    entry_min: int
+    """Beans needed to sit down (and to play another hand)."""
+    bean_rate: int
+    """Beans per point."""
+
+    def public(self) -> dict[str, Any]:
+        """What the lobby shows."""
+        return {
+            "id": self.id,
+            "name_zh": self.name_zh,
+            "name_en": self.name_en,
+            "rules": self.rules.name,
+            "options": self.rules.overrides(),
+            "tier": self.tier,
+            "entry_min": self.entry_min,
+            "bean_rate": self.bean_rate,
+            "fan_cap": self.rules.fan_cap,
+            "min_fan": self.rules.min_fan,
+        }
+
+
+_ROOM_KEYS = {"id", "name_zh", "name_en", "rules", "options", "tier", "entry_min", "bean_rate"}
+
+
+def load_rooms(path: str | Path | None = None) -> dict[str, Room]:
+    """Read and validate a rooms file (the packaged rooms.toml by default); RuleSetError names the problem."""
+    where = str(path) if path else "rooms.toml (packaged)"
+    try:
+        text = (
+            Path(path).read_text(encoding="utf-8")
+            if path
+            else resources.files("erma.server").joinpath("rooms.toml").read_text(encoding="utf-8")
+        )
+        data = tomllib.loads(text)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise RuleSetError(f"{where}: cannot read the rooms file: {exc}") from None
+    rows = data.get("room")
+    if not isinstance(rows, list) or not rows:
+        raise RuleSetError(f"{where}: no [[room]] entries")
+    rooms: dict[str, Room] = {}
+    for i, row in enumerate(rows):
+        label = f"{where}: room {i + 1}"
+        if not isinstance(row, dict):
+            raise RuleSetError(f"{label}: not a table")
+        unknown = set(row) - _ROOM_KEYS
+        if unknown:
+            raise RuleSetError(f"{label}: unknown key(s) {', '.join(sorted(unknown))}")
+        for key in ("id", "rules"):
+            if not isinstance(row.get(key), str) or not row[key]:
+                raise RuleSetError(f"{label}: {key} must be a non-empty string")
+        for key in ("entry_min", "bean_rate"):
+            value = row.get(key, 1)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise RuleSetError(f"{label} ({row['id']}): {key} must be an int ≥ 0, not {value!r}")
+        if row["id"] in rooms:
+            raise RuleSetError(f"{label}: duplicate room id {row['id']!r}")
+        options = row.get("options", {})
+        if not isinstance(options, dict):
+            raise RuleSetError(f"{label} ({row['id']}): options must be a table")
+        try:
+            rules = find_ruleset(row["rules"], options)
+        except RuleSetError as exc:
+            raise RuleSetError(f"{label} ({row['id']}): {exc}") from None
+        rooms[row["id"]] = Room(
+            id=row["id"],
+            name_zh=str(row.get("name_zh", row["id"])),
+            name_en=str(row.get("name_en", row["id"])),
+            rules=rules,
+            tier=str(row.get("tier", "")),
+            entry_min=int(row.get("entry_min", 0)),
+            bean_rate=int(row.get("bean_rate", 1)),
+        )
+    return rooms
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a server runs."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    db_url: str | None = None
+    """Any SQLAlchemy URL; None: SQLite in ``data_dir``."""
+    data_dir: str = "data"
+    rooms_file: str | None = None
+    bot_fill_s: float = 8.0
+    """How long quick match waits for a person before a bot takes the seat."""
+    claim_window_s: float = 1.2
+    """After a person's discard their stream pauses this long, whatever the opponent could do."""
+    bot_pause_s: float = 0.6
+    """A bot's think time as seen by a person (pace, not thinking)."""
+    timeouts: bool = True
+    """Turn timers; tests may turn them off."""
+    time_scale: float = 1.0
+    """Multiplies every timer and pause (tests use small values)."""
+    extra: dict[str, Any] = field(default_factory=dict)
