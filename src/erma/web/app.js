@@ -169,6 +169,7 @@ function onMessage(msg) {
       S.match = { id: msg.match, seat: msg.seat, room: msg.room, players: msg.players || [], over: false };
       if (!msg.resumed) S.end = null;
       S.screen = "table";
+      S.resumed = Boolean(msg.resumed);
       render();
       break;
     case "hand_start":
@@ -187,6 +188,11 @@ function onMessage(msg) {
     case "view":
     case "snapshot":
       if (!S.match) S.match = { id: msg.match, seat: msg.view.seat, room: msg.view.room, players: [], over: false };
+      if (msg.type === "snapshot" && S.resumed && msg.view.autoplay && localStorage.getItem("erma.auto") !== "1") {
+        // the server turned auto-play on while this page was away (a refresh): the player is back
+        net.send({ type: "autoplay", match: msg.match, on: false });
+      }
+      S.resumed = false;
       S.prev = msg.type === "snapshot" ? null : S.view;
       S.view = msg.view;
       if (S.prev && S.prev.phase !== S.view.phase) S.selected = new Set();
@@ -499,6 +505,7 @@ const tableUi = {
     if (hints && S.view) hints.replaceWith(hintsEl(S.view, { hover: tile }));
   },
   setAutoplay(on) {
+    localStorage.setItem("erma.auto", on ? "1" : "0"); // chosen by the player (kept over a refresh)
     if (S.match) net.send({ type: "autoplay", match: S.match.id, on });
   },
   commitExchange(display) {
@@ -608,7 +615,7 @@ function renderSettle() {
       const tr = el("tr");
       tr.appendChild(el("td", "fan-name", pick(f)));
       const tiles = el("td", "fan-tiles");
-      for (const group of f.tiles || []) {
+      for (const group of (f.tiles || []).flatMap((x) => String(x).split(/\s+/)).filter(Boolean)) {
         const g = el("span", "group");
         parseTiles(group).forEach((x) => g.appendChild(tileImg(x, "xs")));
         tiles.appendChild(g);
@@ -679,7 +686,9 @@ function renderSettle() {
 
 async function openReplay(id) {
   try {
-    const record = await api.game(id);
+    const data = await api.game(id);
+    // the record itself, or the store's row around it ({id, created, summary, record})
+    const record = data && data.record && data.record.events ? data.record : data;
     S.replay = { record, step: 0, timer: null, back: S.screen };
     S.screen = "replay";
     render();

@@ -93,10 +93,9 @@ export function hintsEl(view, ui) {
     const rest = [...concealed];
     rest.splice(rest.indexOf(ui.hover), 1);
     waits = findWaits(rest);
-    label = t("after_discard", { t: "" });
-    box.appendChild(el("span", "label", label));
+    box.appendChild(el("span", "label", t("after_discard")));
     box.appendChild(tileImg(ui.hover, "xs"));
-    label = "";
+    label = "→";
   } else {
     return box;
   }
@@ -327,7 +326,7 @@ export function renderTable(root, ui) {
   const foot = el("div", "foot");
   foot.appendChild(seatBadges(view, me, players, true));
   foot.appendChild(hintsEl(view, ui));
-  const auto = button(view.autoplay ? t("autoplay_on") : t("autoplay"), `auto${view.autoplay ? " on" : ""}`, () => ui.setAutoplay(!view.autoplay), "autoplay");
+  const auto = button(t("autoplay"), `auto${view.autoplay ? " on" : ""}`, () => ui.setAutoplay(!view.autoplay), "autoplay");
   foot.appendChild(auto);
   bottom.appendChild(foot);
   table.appendChild(bottom);

@@ -1,0 +1,131 @@
+"""Browser tests: a real server (tests/server/conftest.py) and Debian's Chromium driven by Playwright.
+
+Screenshots go to tests/web/screenshots/ (git-ignored; the latest ones are copied by hand into
+docs/screenshots/ when the client's look changes).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("erma.server.app", reason="the server (erma.server) is not in this tree")
+pytest.importorskip("tests.server.conftest", reason="the server's test helpers are not in this tree")
+
+from tests.server.conftest import Running, start_server  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+SHOTS = Path(__file__).parent / "screenshots"
+
+ROOMS = """
+[[room]]
+id = "web-cuopai"
+name_zh = "搓牌 测试场"
+name_en = "Cuopai · test"
+rules = "cuopai789"
+tier = "novice"
+entry_min = 100
+bean_rate = 10
+
+[[room]]
+id = "web-events"
+name_zh = "搓牌 事件场"
+name_en = "Cuopai · events"
+rules = "cuopai789"
+options = { cuo_prob = 1.0, triplet_offer_prob = 1.0 }
+tier = "novice"
+entry_min = 100
+bean_rate = 10
+
+[[room]]
+id = "web-plain"
+name_zh = "搓牌 无事件"
+name_en = "Cuopai · plain"
+rules = "cuopai789"
+options = { cuo_prob = 0.0, triplet_offer_prob = 0.0, start_exchange_enabled = false }
+tier = "expert"
+entry_min = 100
+bean_rate = 200
+"""
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (.ci/run installs Debian's chromium)")
+    tmp = tmp_path_factory.mktemp("web")
+    rooms = tmp / "rooms.toml"
+    rooms.write_text(ROOMS, encoding="utf-8")
+    srv, thread, running = start_server(
+        tmp, rooms_file=str(rooms), bot_pause_s=0.05, claim_window_s=0.05, bot_fill_s=0.5, timeouts=True
+    )
+    yield running
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A fresh browser context and page that records console errors and uncaught exceptions."""
+
+    def __init__(self, browser: Any, url: str, width: int = 960, height: int = 720) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN")
+        self.page = self.context.new_page()
+        self.url = url
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+
+    def shot(self, name: str) -> Path:
+        SHOTS.mkdir(exist_ok=True)
+        path = SHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def page(browser: Any, web_server: Running) -> Iterator[Page]:
+    p = Page(browser, web_server.url)
+    yield p
+    p.close()
+    assert p.errors == [], f"console errors: {p.errors}"
+
+
+@pytest.fixture
+def phone(browser: Any, web_server: Running) -> Iterator[Page]:
+    p = Page(browser, web_server.url, width=390, height=844)
+    yield p
+    p.close()
+    assert p.errors == [], f"console errors: {p.errors}"
+
+
+def copy_shots(dest: Path) -> None:
+    """Copy the latest screenshots somewhere (used by hand: docs/screenshots/)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for png in SHOTS.glob("*.png"):
+        shutil.copy(png, dest / png.name)
