@@ -211,6 +211,12 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_ledger(args: argparse.Namespace) -> int:
+    from erma.store.cli import ledger_check
+
+    return ledger_check(args.db)
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     print("erma (二麻) — hand analysis demo; the server comes with a later release.\n")
     for text in ("123m456p789s1155z", "19m19p19s1234567z", "1112345678999m", "147m258p369s1234z"):
@@ -286,6 +292,12 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--think", type=float, default=0.0, help="human-like think time in seconds (mean)")
     load.add_argument("--json", action="store_true")
     load.set_defaults(func=_cmd_loadtest)
+
+    ledger = sub.add_parser("ledger", help="the bean ledger: `erma ledger check --db URL`")
+    ledger_sub = ledger.add_subparsers(dest="ledger_command", required=True)
+    ledger_check = ledger_sub.add_parser("check", help="verify the ledger's invariants (exit 1 on a breach)")
+    ledger_check.add_argument("--db", default=None, help="database URL or SQLite file (default data/erma.db)")
+    ledger_check.set_defaults(func=_cmd_ledger)
 
     demo = sub.add_parser("demo", help="a short demonstration (what `make run` shows for now)")
     demo.set_defaults(func=_cmd_demo)

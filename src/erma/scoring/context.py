@@ -16,8 +16,9 @@ bad key; ``score_record`` turns that into an ``invalid_input`` result.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from erma.errors import InvalidHandError, InvalidNotationError
@@ -116,6 +117,100 @@ class WinContext:
             + "+"
             + tile_to_mpsz(self.win_tile)
         )
+
+
+_REFERENCE_FIELDS = (
+    "melds",
+    "concealed",
+    "win_tile",
+    "self_drawn",
+    "fourth_tile",
+    "about_kong",
+    "wall_last",
+    "seat_wind",
+    "prevalent_wind",
+    "flowers",
+    "flower_count",
+    "is_dealer",
+)
+"""The fields :func:`_reference_context` sets; every other field takes its default."""
+
+
+def _slot_setters() -> (
+    tuple[
+        tuple[Callable[[WinContext, object], None], ...], tuple[tuple[Callable[..., None], object, bool], ...]
+    ]
+    | None
+):
+    """Slot setters of the reference fields and (setter, default or factory, is factory) of the others;
+    None if some other field has no default (then :func:`_reference_context` is not used)."""
+    fields = dataclasses.fields(WinContext)
+    setter = {f.name: WinContext.__dict__[f.name].__set__ for f in fields}
+    rest = []
+    for f in fields:
+        if f.name in _REFERENCE_FIELDS:
+            continue
+        if f.default is not dataclasses.MISSING:
+            rest.append((setter[f.name], f.default, False))
+        elif f.default_factory is not dataclasses.MISSING:
+            rest.append((setter[f.name], f.default_factory, True))
+        else:
+            return None
+    return tuple(setter[n] for n in _REFERENCE_FIELDS), tuple(rest)
+
+
+_SETTERS = _slot_setters()
+
+
+def _reference_context(
+    melds: tuple[Meld, ...],
+    concealed: tuple[Tile, ...],
+    win: Tile,
+    self_drawn: bool,
+    fourth_tile: bool,
+    about_kong: bool,
+    wall_last: bool,
+    seat: int,
+    prevalent: int,
+    flowers: tuple[Tile, ...],
+    flower_count: int,
+) -> WinContext:
+    """A WinContext of the reference's keys (the others take their defaults, ``is_dealer`` is seat 0),
+    without the frozen dataclass's per-field ``object.__setattr__`` calls: the slots are filled directly."""
+    if _SETTERS is None:
+        return WinContext(
+            melds=melds,
+            concealed=concealed,
+            win_tile=win,
+            self_drawn=self_drawn,
+            fourth_tile=fourth_tile,
+            about_kong=about_kong,
+            wall_last=wall_last,
+            seat_wind=seat,
+            prevalent_wind=prevalent,
+            flowers=flowers,
+            flower_count=flower_count,
+            is_dealer=seat == 0,
+        )
+    ctx = object.__new__(WinContext)
+    s_melds, s_conc, s_win, s_self, s_fourth, s_kong, s_wall, s_seat, s_prev, s_fl, s_count, s_dealer = (
+        _SETTERS[0]
+    )
+    s_melds(ctx, melds)
+    s_conc(ctx, concealed)
+    s_win(ctx, win)
+    s_self(ctx, self_drawn)
+    s_fourth(ctx, fourth_tile)
+    s_kong(ctx, about_kong)
+    s_wall(ctx, wall_last)
+    s_seat(ctx, seat)
+    s_prev(ctx, prevalent)
+    s_fl(ctx, flowers)
+    s_count(ctx, flower_count)
+    s_dealer(ctx, seat == 0)
+    for put, d, factory in _SETTERS[1]:
+        put(ctx, d() if factory else d)  # type: ignore[operator]
+    return ctx
 
 
 _MPSZ_FAST = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
@@ -221,7 +316,7 @@ def read_record(record: object) -> WinContext:
     The hand must be complete in size (3 per pack + concealed tiles = 13, plus the winning tile) and
     use at most 4 copies of a kind; whether it wins is for the pipeline to say.
     """
-    if not isinstance(record, Mapping):
+    if type(record) is not dict and not isinstance(record, Mapping):
         raise InvalidHandError(f"a record is a JSON object, not {type(record).__name__}")
     if not ("packs" in record and "hand" in record and "win_tile" in record):
         missing = [k for k in REQUIRED_KEYS if k not in record]
@@ -276,19 +371,18 @@ def read_record(record: object) -> WinContext:
         flags = [get(k, False) for k in FLAG_KEYS]
         prevalent = get("prevalent_wind", 0)
         if all([type(f) is bool for f in flags]) and type(prevalent) is int and 0 <= prevalent <= 3:
-            return WinContext(
-                melds=melds,
-                concealed=tuple(sorted(concealed)),
-                win_tile=win,
-                self_drawn=flags[0],
-                fourth_tile=flags[1],
-                about_kong=flags[2],
-                wall_last=flags[3],
-                seat_wind=seat,
-                prevalent_wind=prevalent,
-                flowers=flowers,
-                flower_count=count,
-                is_dealer=seat == 0,
+            return _reference_context(
+                melds,
+                tuple(sorted(concealed)),
+                win,
+                flags[0],
+                flags[1],
+                flags[2],
+                flags[3],
+                seat,
+                prevalent,
+                flowers,
+                count,
             )
     return WinContext(
         melds=melds,

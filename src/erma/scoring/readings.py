@@ -258,7 +258,10 @@ class HandView:
         """The reading in mpsz, sets then pair: ``123m 123m 123m 789p 55z``."""
         if self.shape in (SEVEN_PAIRS, THIRTEEN_ORPHANS, HONORS_KNITTED):
             return part_text(self.facts.tiles)
-        parts = [part_text(g.tiles) for g in self.sets]
+        parts = [
+            _KIND_TEXT[g.kind][g.tile] if g.size == 4 or g.kind != KONG else part_text(g.tiles)
+            for g in self.sets
+        ]
         if self.pair >= 0:
             parts.append(part_text((self.pair, self.pair)))
         if self.knitted:
@@ -369,6 +372,14 @@ _DECLARED: Final[dict[tuple[MeldKind, Tile], Group]] = {
 """Declared groups, built once."""
 _STANDING_PUNG: Final = tuple(Group(PUNG, t, False, False) for t in range(NUM_KINDS))
 _STANDING_CHOW: Final = tuple(Group(CHOW, t, False, False) for t in range(NUM_KINDS))
+_KIND_TEXT: Final = tuple(
+    tuple(
+        to_mpsz(Group(kind, t, False, False).tiles) if kind != CHOW or (t < 27 and t % 9 <= 6) else ""
+        for t in range(NUM_KINDS)
+    )
+    for kind in (CHOW, PUNG, KONG)
+)
+"""mpsz of each set (a 4-tile kong), by kind and tile."""
 
 _M_SUITS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
 _M_HONORS: Final = 0x7F << 27
@@ -506,8 +517,8 @@ def hand_facts(ctx: WinContext) -> HandFacts:
     )
 
 
-def _ref_key(t: Tile) -> int:
-    return REF_ORDER[t]
+_ref_key = REF_ORDER.__getitem__
+"""Sort key in the reference's tile order (a C-level look-up)."""
 
 
 def _view(
@@ -668,15 +679,21 @@ def _group(key: int, base: int) -> tuple[list[_Reading], list[_Reading]]:
 
 def _regular(key: int) -> list[_Reading]:
     """Every reading of a packed 3k+2 key as sets and one pair (chows and pungs sorted), unordered."""
-    groups = (
-        _group(key & SUIT_MASK, 0),
-        _group((key >> 36) & SUIT_MASK, 9),
-        _group((key >> 72) & SUIT_MASK, 18),
-        _group(key >> 108, 27),
-    )
-    b0, b1, b2, b3 = (g[0] for g in groups)
+    memo = _GROUP_MEMO
+    k = key & SUIT_MASK
+    m0 = memo.get(k << 6) or _group(k, 0)
+    k = (key >> 36) & SUIT_MASK
+    m1 = memo.get(k << 6 | 9) or _group(k, 9)
+    k = (key >> 72) & SUIT_MASK
+    m2 = memo.get(k << 6 | 18) or _group(k, 18)
+    k = key >> 108
+    m3 = memo.get(k << 6 | 27) or _group(k, 27)
+    groups = (m0, m1, m2, m3)
+    b0, b1, b2, b3 = m0[0], m1[0], m2[0], m3[0]
     out: list[_Reading] = []
     for pi in range(4):
+        if not groups[pi][1]:
+            continue
         lists = [b0, b1, b2, b3]
         lists[pi] = groups[pi][1]
         g0, g1, g2, g3 = lists
