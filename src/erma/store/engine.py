@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -72,7 +74,7 @@ def is_sqlite(engine: AsyncEngine | AsyncConnection) -> bool:
 def make_engine(url: URL, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url`` (from :func:`resolve_url`), with the SQLite settings described above."""
     if url.get_backend_name() != "sqlite":
-        return create_async_engine(url, pool_pre_ping=True, **kwargs)
+        return create_async_engine(url, **kwargs)
     if url.database:
         Path(url.database).parent.mkdir(parents=True, exist_ok=True)
     engine = create_async_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, **kwargs)
@@ -81,9 +83,9 @@ def make_engine(url: URL, **kwargs: Any) -> AsyncEngine:
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we emit BEGIN ourselves
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
+        _ensure_wal(cursor)
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")
@@ -94,9 +96,29 @@ def make_engine(url: URL, **kwargs: Any) -> AsyncEngine:
     return engine
 
 
+def _ensure_wal(cursor: Any) -> None:
+    """Switch a database file to WAL (a persistent setting, so this happens once per file). The switch
+    needs the file to itself and does not wait on the busy timeout: retry for a few seconds while another
+    connection (a concurrent first open) holds it; a file left in rollback-journal mode is still correct."""
+    cursor.execute("PRAGMA journal_mode")
+    if str(cursor.fetchone()[0]).lower() == "wal":
+        return
+    for _ in range(200):
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e):
+                raise
+            time.sleep(0.025)
+
+
 def is_retryable(error: DBAPIError) -> bool:
-    """A failure that a fresh attempt of the whole transaction may not meet: lock contention or a
-    serialization failure, never a constraint violation."""
+    """A failure that a fresh attempt of the whole transaction may not meet: lock contention, a
+    serialization failure, or a connection the pool had kept after the server dropped it (no pre-ping: a
+    round trip saved on every transaction); never a constraint violation."""
+    if error.connection_invalidated:
+        return True
     orig = error.orig
     state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
     if state is None and orig is not None:

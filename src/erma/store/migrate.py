@@ -10,6 +10,8 @@ The migration scripts live in ``erma/store/migrations``. From a shell::
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -46,9 +48,20 @@ def current_revision(connection: sa.Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
+#: Alembic keeps its running context in module globals: one upgrade at a time per process (per event loop).
+_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
 async def upgrade(engine: AsyncEngine) -> bool:
     """Upgrade the database to head, in one write transaction; returns whether anything was applied
-    (``False``: already at head, a no-op)."""
+    (``False``: already at head, a no-op). Concurrent upgraders in other processes wait on the database's
+    write lock (SQLite) or an advisory lock (PostgreSQL), then find it at head."""
+    lock = _LOCKS.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+    async with lock:
+        return await _upgrade(engine)
+
+
+async def _upgrade(engine: AsyncEngine) -> bool:
     head = head_revision()
     async with engine.connect() as conn:
         if await conn.run_sync(current_revision) == head:

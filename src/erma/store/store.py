@@ -204,37 +204,38 @@ class Store:
 
     # ------------------------------------------------------------------ helpers
 
-    def _insert_ignore(self, table: sa.Table, index_elements: Sequence[str]) -> Any:
-        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
-        return dialect.insert(table).on_conflict_do_nothing(index_elements=list(index_elements))
-
     async def _lock_escrow(self, conn: AsyncConnection, unit: str) -> int:
-        """The unit's escrow account id, made if new and locked: every operation on a unit takes this lock
-        first, so operations on one unit run one at a time (then user rows are locked in ascending id)."""
+        """The unit's escrow account id, made if new, and locked (one upsert ``… ON CONFLICT DO UPDATE …
+        RETURNING``, which locks the row it meets): every operation on a unit takes this lock first, so the
+        operations on one unit run one at a time; user rows are locked after it, in ascending id order."""
         name = f"escrow:{unit}"
-        q = sa.select(A.c.id).where(A.c.name_key == name).with_for_update()
-        found = (await conn.execute(q)).scalar_one_or_none()
-        if found is None:
-            await conn.execute(
-                self._insert_ignore(A, ["name_key"]).values(kind="escrow", name=name, name_key=name)
+        insert = (postgresql if self.engine.dialect.name == "postgresql" else sqlite).insert(A)
+        stmt = (
+            insert.values(kind="escrow", name=name, name_key=name)
+            .on_conflict_do_update(
+                index_elements=["name_key"], set_={"kind": A.c.kind}, where=A.c.kind == "escrow"
             )
-            found = (await conn.execute(q)).scalar_one()
-        return int(found)
+            .returning(A.c.id)
+        )
+        return int((await conn.execute(stmt)).scalar_one())
 
     @staticmethod
-    async def _held(conn: AsyncConnection, unit: str) -> dict[int, int] | None:
-        """What the unit's hold took from each account, in stake (seat) order; ``None`` if never held."""
-        j = T.outerjoin(E, sa.and_(E.c.transaction_id == T.c.id, E.c.delta < 0))
+    async def _unit_state(conn: AsyncConnection, unit: str) -> tuple[bool, dict[int, int] | None]:
+        """Whether the unit has ended, and what its hold took from each account in stake (seat) order
+        (``None`` if never held), in one query."""
+        hold_key, end_key = f"{unit}:hold", f"{unit}:end"
+        j = T.outerjoin(E, sa.and_(E.c.transaction_id == T.c.id, E.c.delta < 0, T.c.key == hold_key))
         q = (
-            sa.select(T.c.id, E.c.account_id, E.c.delta)
+            sa.select(T.c.key, E.c.account_id, E.c.delta)
             .select_from(j)
-            .where(T.c.key == f"{unit}:hold")
+            .where(T.c.key.in_((hold_key, end_key)))
             .order_by(E.c.id)
         )
         rows = (await conn.execute(q)).all()
-        if not rows:
-            return None
-        return {r.account_id: -r.delta for r in rows if r.account_id is not None}
+        ended = any(r.key == end_key for r in rows)
+        if not any(r.key == hold_key for r in rows):
+            return ended, None
+        return ended, {r.account_id: -r.delta for r in rows if r.account_id is not None}
 
     @staticmethod
     async def _has_terminal(conn: AsyncConnection, unit: str) -> bool:
@@ -272,10 +273,10 @@ class Store:
         unit: str | None = None,
         reason: str | None = None,
     ) -> int:
-        """Write one ledger transaction: its row (the unique ``key`` makes it happen at most once), each
-        account's balance by a conditional ``UPDATE … RETURNING`` in ascending id order (a debit only if
-        the balance covers it; the issuance account alone may go negative), then the entries, in the order
-        given. The moves must sum to zero."""
+        """Write one ledger transaction: its row (the unique ``key`` makes it happen at most once), the
+        balances by one conditional ``UPDATE … RETURNING`` (a debit only if the balance covers it; the
+        issuance account alone may go negative), then the entries, in the order given (seat order). The
+        moves must sum to zero; the caller has locked the rows it debits."""
         if sum(d for _, d in moves) != 0:
             raise AssertionError(f"unbalanced transaction {key!r}: {moves}")
         tx_id = (
@@ -284,17 +285,23 @@ class Store:
             )
         ).scalar_one()
         moves = [(a, d) for a, d in moves if d != 0]
-        after: dict[int, int] = {}
-        for account_id, delta in sorted(moves):
-            stmt = sa.update(A).where(A.c.id == account_id)
-            if delta < 0 and account_id != self.issuance_id:
-                stmt = stmt.where(A.c.balance >= -delta)
-            new = (
-                await conn.execute(stmt.values(balance=A.c.balance + delta).returning(A.c.balance))
-            ).scalar_one_or_none()
-            if new is None:
-                raise InsufficientBeansError(f"account {account_id} cannot pay {-delta} beans ({key!r})")
-            after[account_id] = new
+        if not moves:
+            return int(tx_id)
+        by_account = dict(moves)
+        if len(by_account) != len(moves):
+            raise AssertionError(f"transaction {key!r} moves an account twice: {moves}")
+        change = sa.case({a: sa.literal(d, sa.BigInteger) for a, d in by_account.items()}, value=A.c.id)
+        stmt = (
+            sa.update(A)
+            .where(A.c.id.in_(list(by_account)))
+            .where(sa.or_(A.c.id == self.issuance_id, A.c.balance + change >= 0))
+            .values(balance=A.c.balance + change)
+            .returning(A.c.id, A.c.balance)
+        )
+        after = {r.id: r.balance for r in await conn.execute(stmt)}
+        short = [a for a in by_account if a not in after]
+        if short:
+            raise InsufficientBeansError(f"account(s) {short} cannot pay their part of {key!r}: {moves}")
         if moves:
             await conn.execute(
                 sa.insert(E),
@@ -488,9 +495,9 @@ class Store:
 
         async def op(conn: AsyncConnection) -> dict[int, int]:
             escrow = await self._lock_escrow(conn, unit)
-            if await self._has_terminal(conn, unit):
+            ended, held = await self._unit_state(conn, unit)
+            if ended:
                 raise InvalidInputError(f"unit {unit!r} has already ended: nothing can be held for it")
-            held = await self._held(conn, unit)
             if held is not None:
                 return held
             rows = await self._lock_users(conn, stakes)
@@ -516,9 +523,10 @@ class Store:
     ) -> bool:
         async def op(conn: AsyncConnection) -> bool:
             escrow = await self._lock_escrow(conn, unit)
-            if await self._has_terminal(conn, unit):
+            ended, held_or_none = await self._unit_state(conn, unit)
+            if ended:
                 return False
-            held = await self._held(conn, unit) or {}
+            held = held_or_none or {}
             back: dict[int, int] = payout(held)
             pot = sum(held.values())
             if sum(back.values()) != pot or any(v < 0 for v in back.values()):
