@@ -98,10 +98,10 @@ class Page:
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
 
-    def shot(self, name: str) -> Path:
+    def shot(self, name: str, full_page: bool = False) -> Path:
         SHOTS.mkdir(exist_ok=True)
         path = SHOTS / f"{name}.png"
-        self.page.screenshot(path=str(path))
+        self.page.screenshot(path=str(path), full_page=full_page)
         return path
 
     def close(self) -> None:

@@ -146,7 +146,7 @@ def test_a_guest_plays_a_whole_hand_by_clicks(page: Page) -> None:
     assert any(w in text for w in ("你赢了", "对手胡了", "流局"))
     assert p.page.locator("[data-testid=beans] .beanline").count() == 2
     p.page.wait_for_timeout(300)
-    p.shot("settlement")
+    p.shot("settlement", full_page=True)
     # replay of the finished hand, step by step
     p.page.click("[data-testid=replay]")
     p.page.wait_for_selector("[data-testid=replay]")

@@ -395,7 +395,7 @@ function renderLobby() {
 
   const acct = el("div", "card account");
   acct.dataset.testid = "account";
-  acct.appendChild(el("div", "acct-name", S.account.name + (S.account.guest ? " · guest" : "")));
+  acct.appendChild(el("div", "acct-name", S.account.name + (S.account.guest ? ` · ${t("guest_badge")}` : "")));
   const bal = el("div", "balance");
   bal.innerHTML = `<i class="bean big"></i><b data-testid="balance">${S.balance ?? "…"}</b><small>${t("beans")}</small>`;
   acct.appendChild(bal);
