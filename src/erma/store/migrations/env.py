@@ -15,8 +15,6 @@ from erma.store.engine import make_engine, resolve_url
 from erma.store.migrate import PG_MIGRATION_LOCK
 from erma.store.schema import metadata
 
-config = context.config
-
 
 def _run(connection: sa.Connection) -> None:
     if connection.dialect.name == "postgresql":
@@ -41,13 +39,20 @@ async def _run_from_url(url: str | None) -> None:
         await engine.dispose()
 
 
-if context.is_offline_mode():
-    raise SystemExit("the store's migrations run online only (they create triggers per dialect)")
-connection = config.attributes.get("connection")
-if connection is not None:
-    _run(connection)
-else:
+def main() -> None:
+    """Run the migrations Alembic was asked for."""
+    config = context.config
+    if context.is_offline_mode():
+        raise SystemExit("the store's migrations run online only (they create triggers per dialect)")
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _run(connection)
+        return
     if config.config_file_name is not None:
         fileConfig(config.config_file_name, disable_existing_loggers=False)
     url = context.get_x_argument(as_dictionary=True).get("db") or os.environ.get("ERMA_DB_URL")
     asyncio.run(_run_from_url(url or config.get_main_option("sqlalchemy.url")))
+
+
+if hasattr(context, "config"):  # run by Alembic (not merely imported, as by pytest's doctest collection)
+    main()
