@@ -218,11 +218,12 @@ class HandFacts:
         """独听 of the standing tiles (regular and seven-pairs waits, copy limit ignored)."""
         if self._unique_wait is None:
             win = self.ctx.win_tile
-            sp = None
             if len(self.ctx.concealed) == 13 and len(self.kinds) <= 8:  # else no seven-pairs wait
                 sp = list(self.standing)
                 sp[win] -= 1
-            self._unique_wait = unique_wait_key(self.key - INC[win], sp)
+                self._unique_wait = unique_wait_key(self.key - INC[win], sp)
+            else:
+                self._unique_wait = len(regular_waits_key(self.key - INC[win], 1)) == 1
         return self._unique_wait
 
 
@@ -398,6 +399,46 @@ _M_REVERSIBLE: Final = sum(
 _M_EDGE_PUNG: Final = _M_TERMINALS | _M_WINDS
 _F_SUITS: Final = (0, F_ONE_SUIT, F_TWO_SUITS, F_THREE_SUITS)
 _F_NO_SETS: Final = F_NO_CHOW | F_NO_PUNG
+_F_ALL_OF: Final = F_TERMINALS_ONLY | F_OUTSIDE_ONLY | F_SIMPLES_ONLY | F_GREEN_ONLY | F_REVERSIBLE_ONLY
+
+
+def _all_of(mask: int) -> int:
+    """The "only …" facts that hold for the kinds of ``mask`` (all of them for no kind)."""
+    f = 0
+    if mask & ~_M_TERMINALS == 0:
+        f |= F_TERMINALS_ONLY
+    if mask & ~_M_EDGE_OR_HONOR == 0:
+        f |= F_OUTSIDE_ONLY
+    if mask & _M_EDGE_OR_HONOR == 0:
+        f |= F_SIMPLES_ONLY
+    if mask & ~_M_GREEN == 0:
+        f |= F_GREEN_ONLY
+    if mask & ~_M_REVERSIBLE == 0:
+        f |= F_REVERSIBLE_ONLY
+    return f
+
+
+def _ranks_facts(rm: int) -> int:
+    lo, hi = (rm & -rm).bit_length(), rm.bit_length()
+    f = 0
+    if lo:
+        if hi <= 4:
+            f |= F_RANKS_1_4
+        if lo >= 4 and hi <= 6:
+            f |= F_RANKS_4_6
+        if lo >= 6:
+            f |= F_RANKS_6_9
+    return f
+
+
+_SUIT_ALL: Final = tuple(tuple(_all_of(p << (9 * i)) | F_NO_HONORS for p in range(512)) for i in range(3))
+"""Per suit and 9-bit presence pattern: the "only …" facts its kinds allow (combined with &)."""
+_HONOR_ALL: Final = tuple(_all_of(h << 27) | (0 if h else F_NO_HONORS) for h in range(128))
+_HONOR_ANY: Final = tuple(
+    (F_HONORS if h else 0) | (F_WINDS_DRAGONS if h & 0xF and h >> 4 else 0) for h in range(128)
+)
+_RANKS: Final = tuple(((rm & -rm).bit_length(), rm.bit_length()) for rm in range(512))
+_RANKS_FACTS: Final = tuple(_ranks_facts(rm) for rm in range(512))
 
 
 def hand_facts(ctx: WinContext) -> HandFacts:
@@ -444,20 +485,16 @@ def hand_facts(ctx: WinContext) -> HandFacts:
     kong = ctx.about_kong
     if kong:
         kong = has_kong if ctx.self_drawn else fixed_win == 0 and standing[win] == 1
-    rm = (mask | mask >> 9 | mask >> 18) & 0x1FF
-    lo, hi = (rm & -rm).bit_length(), rm.bit_length()
-    suits = (mask & _M_SUITS[0] != 0) + (mask & _M_SUITS[1] != 0) + (mask & _M_SUITS[2] != 0)
-    honors = mask & _M_HONORS != 0
-    winds = mask & _M_WINDS != 0
-    dragons = mask & _M_DRAGONS != 0
-    terminals_only = mask & ~_M_TERMINALS == 0
-    outside_only = mask & ~_M_EDGE_OR_HONOR == 0
-    simples_only = mask & _M_EDGE_OR_HONOR == 0
-    melded_sets = sum([g.melded for g in declared])
-    f = (F_HONORS if honors else F_NO_HONORS) | _F_SUITS[suits]
+    s0 = mask & 0x1FF
+    s1 = (mask >> 9) & 0x1FF
+    s2 = (mask >> 18) & 0x1FF
+    h = mask >> 27
+    rm = s0 | s1 | s2
+    suits = (s0 != 0) + (s1 != 0) + (s2 != 0)
+    f = _SUIT_ALL[0][s0] & _SUIT_ALL[1][s1] & _SUIT_ALL[2][s2] & _HONOR_ALL[h]
+    f |= _HONOR_ANY[h] | _F_SUITS[suits] | _RANKS_FACTS[rm]
     f |= F_SELF_DRAWN if ctx.self_drawn else F_DISCARD
-    if winds and dragons:
-        f |= F_WINDS_DRAGONS
+    melded_sets = sum([g.melded for g in declared]) if declared else 0
     if melded_sets == 0:
         f |= F_CONCEALED
     elif melded_sets == 4:
@@ -474,32 +511,15 @@ def hand_facts(ctx: WinContext) -> HandFacts:
         f |= F_FLOWERS
     if max(counts) >= 4:
         f |= F_FOUR_COPIES
-    if terminals_only:
-        f |= F_TERMINALS_ONLY
-    if outside_only:
-        f |= F_OUTSIDE_ONLY
-    if simples_only:
-        f |= F_SIMPLES_ONLY
-    if mask & ~_M_GREEN == 0:
-        f |= F_GREEN_ONLY
-    if mask & ~_M_REVERSIBLE == 0:
-        f |= F_REVERSIBLE_ONLY
-    if lo:
-        if hi <= 4:
-            f |= F_RANKS_1_4
-        if lo >= 4 and hi <= 6:
-            f |= F_RANKS_4_6
-        if lo >= 6:
-            f |= F_RANKS_6_9
     return HandFacts(
         suits=suits,
-        honors=honors,
-        winds=winds,
-        dragons=dragons,
-        ranks=(lo, hi),
-        terminals_only=terminals_only,
-        outside_only=outside_only,
-        simples_only=simples_only,
+        honors=h != 0,
+        winds=h & 0xF != 0,
+        dragons=h >> 4 != 0,
+        ranks=_RANKS[rm],
+        terminals_only=f & F_TERMINALS_ONLY != 0,
+        outside_only=f & F_OUTSIDE_ONLY != 0,
+        simples_only=f & F_SIMPLES_ONLY != 0,
         ctx=ctx,
         counts=counts,
         standing=standing,
@@ -624,10 +644,10 @@ def _special(facts: HandFacts) -> HandView | None:
             return HandView(facts, THIRTEEN_ORPHANS, features=facts.features | _F_NO_SETS)
     if len(melds) > 1:
         return None
-    smask = facts.mask if not melds else _mask_of(facts.standing)
-    if smask.bit_count() < 14 - 3 * len(melds):  # a pair somewhere
-        for seq, m, k in zip(KNITTED_SEQUENCES, _KNITTED_MASKS, _KNITTED_KEYS, strict=True):
-            if m & ~smask == 0:
+    present = (key | key >> 1 | key >> 2 | key >> 3) & _ODD_BITS  # one bit per standing kind (4 bits a kind)
+    if present.bit_count() < 14 - 3 * len(melds):  # a pair somewhere
+        for seq, k in zip(KNITTED_SEQUENCES, _KNITTED_KEYS, strict=True):
+            if k & ~present == 0:
                 rest = key - k
                 if melds:
                     pairs = [t for t in range(NUM_KINDS) if (rest >> (4 * t)) & 15]
@@ -641,14 +661,6 @@ def _special(facts: HandFacts) -> HandView | None:
                 g = _STANDING_CHOW[chows[0]] if chows else _STANDING_PUNG[pungs[0]]
                 return _view(facts, KNITTED, (g,), pair, seq)
     return None
-
-
-def _mask_of(counts: list[int]) -> int:
-    m = 0
-    for t in range(NUM_KINDS):
-        if counts[t]:
-            m |= 1 << t
-    return m
 
 
 _Reading = tuple[tuple[Tile, ...], tuple[Tile, ...], Tile]
