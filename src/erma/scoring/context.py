@@ -215,7 +215,9 @@ def _reference_context(
 
 _MPSZ_FAST = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
 """Plain mpsz without spaces, honour letters or flowers: read by :func:`_tiles` without ``parse``."""
-_RUN = re.compile(r"([1-9]+)([mpsz])")
+_RUN = re.compile(r"[1-9]+[mpsz]")
+_RUN_TILES: dict[str, tuple[Tile, ...]] = {}
+"""Memo: one suit's run of digits (``"123m"``) → its tiles (bounded)."""
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
 _OPTIONAL_KEYS = frozenset((*OPTIONAL_BOOL_KEYS, "bonus_count", "copies"))
 _MELDS: dict[tuple[str, str, int], Meld] = {}
@@ -238,9 +240,14 @@ def _tiles(value: object, where: str) -> list[Tile]:
     if isinstance(value, str):
         if _MPSZ_FAST.fullmatch(value):
             out: list[Tile] = []
-            for digits, suit in _RUN.findall(value):
-                base = _SUIT_BASE[suit] - 49  # ord("1") == 49
-                out += [base + ord(d) for d in digits]
+            for run in _RUN.findall(value):
+                tiles = _RUN_TILES.get(run)
+                if tiles is None:
+                    base = _SUIT_BASE[run[-1]] - 49  # ord("1") == 49
+                    tiles = tuple([base + ord(d) for d in run[:-1]])
+                    if len(_RUN_TILES) < 1 << 16:
+                        _RUN_TILES[run] = tiles
+                out += tiles
             return out
         return parse(value)
     if isinstance(value, list | tuple):

@@ -17,7 +17,7 @@ from erma.scoring import twoplayer as _twoplayer  # noqa: F401  (registers the t
 from erma.scoring.combine import GroupPlan, combine_chows, combine_pungs
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, Detector, Hit
-from erma.scoring.readings import ALL_SHAPES, KONG, REGULAR, HandView, part_text, readings
+from erma.scoring.readings import ALL_SHAPES, KONG, PART_TEXTS, REGULAR, HandView, part_text, readings
 from erma.scoring.table import FanRow, FanTable, load_table
 
 Fans = dict[str, list[Hit]]
@@ -287,7 +287,10 @@ def _hit_text(hit: Hit) -> str:
         return part_text(hit[0])
     if n == 0:
         return ""
-    return " ".join([part_text(p) for p in hit if p])
+    try:
+        return " ".join([PART_TEXTS[p] for p in hit])  # sets already seen
+    except KeyError:
+        return " ".join(filter(None, map(part_text, hit)))
 
 
 def best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, int] | None:

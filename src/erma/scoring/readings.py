@@ -321,7 +321,8 @@ _RANK_CHAR: Final = (
     + tuple(str(r) for r in range(1, 9))
 )
 _SUIT_CHAR: Final = "m" * 9 + "p" * 9 + "s" * 9 + "z" * 7 + "f" * 8
-_PART_TEXT: dict[tuple[Tile, ...], str] = {}
+PART_TEXTS: dict[tuple[Tile, ...], str] = {}
+"""Memo of :func:`part_text` for parts of at most 4 tiles (sets and pairs)."""
 _LAST_PART: list[tuple[Tile, ...]] = [()]
 _LAST_TEXT: list[str] = [""]
 
@@ -332,7 +333,7 @@ def part_text(part: tuple[Tile, ...]) -> str:
         if part is _LAST_PART[0]:
             return _LAST_TEXT[0]
     else:
-        got = _PART_TEXT.get(part)
+        got = PART_TEXTS.get(part)
         if got is not None:
             return got
     prev = ""
@@ -349,7 +350,7 @@ def part_text(part: tuple[Tile, ...]) -> str:
     out.append(prev)
     text = "".join(out)
     if len(part) <= 4:
-        _PART_TEXT[part] = text
+        PART_TEXTS[part] = text
     else:
         _LAST_PART[0] = part  # a whole hand is often asked for several times in a row (held: no reuse)
         _LAST_TEXT[0] = text
