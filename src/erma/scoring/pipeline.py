@@ -284,7 +284,12 @@ class ScoreResult:
 def _hit_text(hit: Hit) -> str:
     n = len(hit)
     if n == 1:
-        return part_text(hit[0])
+        p = hit[0]
+        if len(p) <= 4:
+            text = PART_TEXTS.get(p)
+            if text is not None:
+                return text
+        return part_text(p)
     if n == 0:
         return ""
     try:
@@ -343,14 +348,13 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
     "invalid_input", "message": …}``; never raises for a bad record (an unknown or malformed *table*
     raises :class:`~erma.errors.RuleSetError`, a configuration error).
     """
-    plan_for(table)  # a bad table is the caller's configuration error: let RuleSetError through
+    plan = plan_for(table)  # a bad table is the caller's configuration error: let RuleSetError through
     try:
         ctx = read_record(record)
     except ErmaError as exc:
         return {"error": "invalid_input", "message": str(exc)}
     except (TypeError, ValueError, KeyError) as exc:  # defensive: odd values inside the record
         return {"error": "invalid_input", "message": f"malformed record: {exc}"}
-    plan = plan_for(table)
     found = best(readings(ctx)[1], plan)
     if found is None:
         return {"error": "not_win", "message": f"{ctx.to_notation()} is not a winning hand"}
