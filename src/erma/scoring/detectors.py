@@ -166,12 +166,8 @@ set_known_ids(lambda: REGISTRY.keys())
 _NONE: Final[list[Hit]] = []
 
 
-def _whole(v: HandView) -> list[Hit]:
-    return [(v.facts.tiles,)]
-
-
-def _win(v: HandView) -> list[Hit]:
-    return [((v.facts.ctx.win_tile,),)]
+# A whole-hand hit is ``[(v.facts.tiles,)]``, a winning-tile hit ``[((v.facts.ctx.win_tile,),)]`` (written
+# out in each detector: a helper call costs as much as the rest of a small detector).
 
 
 def _suit(t: Tile) -> int:
@@ -184,19 +180,19 @@ def _suit(t: Tile) -> int:
 @fan("thirteen_orphans", frozenset({THIRTEEN_ORPHANS}))
 def thirteen_orphans(v: HandView) -> list[Hit]:
     """十三幺 Thirteen Orphans: the 13 terminals and honours and one duplicate."""
-    return _whole(v)
+    return [(v.facts.tiles,)]
 
 
 @fan("greater_honors_and_knitted_tiles", frozenset({HONORS_KNITTED}))
 def greater_honors_and_knitted_tiles(v: HandView) -> list[Hit]:
     """七星不靠 Greater Honors and Knitted Tiles: all 7 honours and 7 knitted suited tiles."""
-    return _whole(v) if sum(1 for t in v.facts.kinds if t < 27) == 7 else _NONE
+    return [(v.facts.tiles,)] if sum(1 for t in v.facts.kinds if t < 27) == 7 else _NONE
 
 
 @fan("lesser_honors_and_knitted_tiles", frozenset({HONORS_KNITTED}))
 def lesser_honors_and_knitted_tiles(v: HandView) -> list[Hit]:
     """全不靠 Lesser Honors and Knitted Tiles: 14 singles of a knitted sequence and honours."""
-    return _whole(v)
+    return [(v.facts.tiles,)]
 
 
 @fan("knitted_straight", frozenset({HONORS_KNITTED, KNITTED}))
@@ -211,7 +207,7 @@ def knitted_straight(v: HandView) -> list[Hit]:
 @fan("seven_pairs", frozenset({SEVEN_PAIRS}))
 def seven_pairs(v: HandView) -> list[Hit]:
     """七对 Seven Pairs (a four of a kind gives two pairs)."""
-    return _whole(v)
+    return [(v.facts.tiles,)]
 
 
 @fan("seven_shifted_pairs", frozenset({SEVEN_PAIRS}), needs=F_ONE_SUIT | F_NO_HONORS)
@@ -222,7 +218,7 @@ def seven_shifted_pairs(v: HandView) -> list[Hit]:
     one_run = (
         len(kinds) == 7 and kinds[0] < 27 and kinds[6] == kinds[0] + 6 and _suit(kinds[0]) == _suit(kinds[6])
     )
-    return _whole(v) if one_run and all(st[t] == 2 for t in kinds) else _NONE
+    return [(v.facts.tiles,)] if one_run and all(st[t] == 2 for t in kinds) else _NONE
 
 
 @fan("nine_gates", frozenset({REGULAR}), needs=F_ONE_SUIT | F_NO_HONORS | F_CONCEALED)
@@ -235,7 +231,7 @@ def nine_gates(v: HandView) -> list[Hit]:
     base = 9 * _suit(win)
     c = list(f.standing[base : base + 9])
     c[win - base] -= 1
-    return _whole(v) if c == [3, 1, 1, 1, 1, 1, 1, 1, 3] else _NONE
+    return [(v.facts.tiles,)] if c == [3, 1, 1, 1, 1, 1, 1, 1, 3] else _NONE
 
 
 # ----------------------------------------------------------------------------- tile make-up
@@ -244,76 +240,76 @@ def nine_gates(v: HandView) -> list[Hit]:
 @fan("all_green", TILE_SHAPES, needs=F_GREEN_ONLY)
 def all_green(v: HandView) -> list[Hit]:
     """绿一色 All Green: only 23468s and 发."""
-    return _whole(v) if all(t in GREEN_SET for t in v.facts.kinds) else _NONE
+    return [(v.facts.tiles,)] if all(t in GREEN_SET for t in v.facts.kinds) else _NONE
 
 
 @fan("all_terminals", TILE_SHAPES, needs=F_TERMINALS_ONLY)
 def all_terminals(v: HandView) -> list[Hit]:
     """清幺九 All Terminals: only 1s and 9s."""
-    return _whole(v) if v.facts.terminals_only else _NONE
+    return [(v.facts.tiles,)] if v.facts.terminals_only else _NONE
 
 
 @fan("all_honors", TILE_SHAPES, needs=F_OUTSIDE_ONLY | F_HONORS)
 def all_honors(v: HandView) -> list[Hit]:
     """字一色 All Honors."""
-    return _whole(v) if v.facts.suits == 0 else _NONE
+    return [(v.facts.tiles,)] if v.facts.suits == 0 else _NONE
 
 
 @fan("all_terminals_and_honors", TILE_SHAPES, needs=F_OUTSIDE_ONLY)
 def all_terminals_and_honors(v: HandView) -> list[Hit]:
     """混幺九 All Terminals and Honors: only terminals and honours."""
-    return _whole(v) if v.facts.outside_only else _NONE
+    return [(v.facts.tiles,)] if v.facts.outside_only else _NONE
 
 
 @fan("all_simples", TILE_SHAPES, needs=F_SIMPLES_ONLY)
 def all_simples(v: HandView) -> list[Hit]:
     """断幺 All Simples: no terminal or honour."""
-    return _whole(v) if v.facts.simples_only else _NONE
+    return [(v.facts.tiles,)] if v.facts.simples_only else _NONE
 
 
 @fan("reversible_tiles", TILE_SHAPES, needs=F_REVERSIBLE_ONLY)
 def reversible_tiles(v: HandView) -> list[Hit]:
     """推不倒 Reversible Tiles: only 1234589p, 245689s and 白."""
-    return _whole(v) if all(t in REVERSIBLE for t in v.facts.kinds) else _NONE
+    return [(v.facts.tiles,)] if all(t in REVERSIBLE for t in v.facts.kinds) else _NONE
 
 
 @fan("full_flush", TILE_SHAPES, needs=F_ONE_SUIT | F_NO_HONORS)
 def full_flush(v: HandView) -> list[Hit]:
     """清一色 Full Flush: one suit, no honours."""
     f = v.facts
-    return _whole(v) if f.suits == 1 and not f.honors else _NONE
+    return [(v.facts.tiles,)] if f.suits == 1 and not f.honors else _NONE
 
 
 @fan("half_flush", TILE_SHAPES, needs=F_ONE_SUIT | F_HONORS)
 def half_flush(v: HandView) -> list[Hit]:
     """混一色 Half Flush: one suit and honours."""
     f = v.facts
-    return _whole(v) if f.suits == 1 and f.honors else _NONE
+    return [(v.facts.tiles,)] if f.suits == 1 and f.honors else _NONE
 
 
 @fan("one_voided_suit", TILE_SHAPES, needs=F_TWO_SUITS)
 def one_voided_suit(v: HandView) -> list[Hit]:
     """缺一门 One Voided Suit: exactly one suit absent."""
-    return _whole(v) if v.facts.suits == 2 else _NONE
+    return [(v.facts.tiles,)] if v.facts.suits == 2 else _NONE
 
 
 @fan("no_honors", TILE_SHAPES, needs=F_NO_HONORS)
 def no_honors(v: HandView) -> list[Hit]:
     """无字 No Honors."""
-    return _whole(v) if not v.facts.honors else _NONE
+    return [(v.facts.tiles,)] if not v.facts.honors else _NONE
 
 
 @fan("all_types", TILE_SHAPES, needs=F_THREE_SUITS | F_WINDS_DRAGONS)
 def all_types(v: HandView) -> list[Hit]:
     """五门齐 All Types: three suits, a wind and a dragon."""
     f = v.facts
-    return _whole(v) if f.suits == 3 and f.winds and f.dragons else _NONE
+    return [(v.facts.tiles,)] if f.suits == 3 and f.winds and f.dragons else _NONE
 
 
 def _range_fan(lo: int, hi: int) -> Detector:
     def detect(v: HandView) -> list[Hit]:
         f = v.facts
-        return _whole(v) if not f.honors and lo <= f.ranks[0] and f.ranks[1] <= hi else _NONE
+        return [(v.facts.tiles,)] if not f.honors and lo <= f.ranks[0] and f.ranks[1] <= hi else _NONE
 
     return detect
 
@@ -505,19 +501,19 @@ fan("four_kongs", SET_SHAPES, F_KONG)(_kongs(0, 0, 4))  # 四杠 Four Kongs
 @fan("concealed_hand", SET_SHAPES, needs=F_CONCEALED | F_DISCARD)
 def concealed_hand(v: HandView) -> list[Hit]:
     """门前清 Concealed Hand: no claimed set, won on a discard."""
-    return _whole(v) if v.facts.melded_sets == 0 and not v.facts.self_drawn else _NONE
+    return [(v.facts.tiles,)] if v.facts.melded_sets == 0 and not v.facts.self_drawn else _NONE
 
 
 @fan("fully_concealed_hand", SET_SHAPES, needs=F_CONCEALED | F_SELF_DRAWN)
 def fully_concealed_hand(v: HandView) -> list[Hit]:
     """不求人 Fully Concealed Hand: no claimed set, self-drawn."""
-    return _whole(v) if v.facts.melded_sets == 0 and v.facts.self_drawn else _NONE
+    return [(v.facts.tiles,)] if v.facts.melded_sets == 0 and v.facts.self_drawn else _NONE
 
 
 @fan("melded_hand", frozenset({REGULAR}), needs=F_ALL_MELDED | F_DISCARD)
 def melded_hand(v: HandView) -> list[Hit]:
     """全求人 Melded Hand: four claimed sets, won on a discard (onto the pair)."""
-    return _whole(v) if v.facts.melded_sets == 4 and not v.facts.self_drawn else _NONE
+    return [(v.facts.tiles,)] if v.facts.melded_sets == 4 and not v.facts.self_drawn else _NONE
 
 
 def _wait(kind: int) -> Detector:
@@ -530,7 +526,7 @@ def _wait(kind: int) -> Detector:
         for g in v.sets:
             if g.kind == CHOW and not g.declared and g.tile <= win <= g.tile + 2:
                 return [(g.tiles,)]
-        return _win(v)
+        return [((v.facts.ctx.win_tile,),)]
 
     return detect
 
@@ -546,39 +542,39 @@ fan("single_wait", SET_SHAPES, F_WAIT_SPOT)(_wait(3))  # 单钓将 Single Wait (
 @fan("self_drawn", needs=F_SELF_DRAWN)
 def self_drawn(v: HandView) -> list[Hit]:
     """自摸 Self-Drawn."""
-    return _win(v) if v.facts.self_drawn else _NONE
+    return [((v.facts.ctx.win_tile,),)] if v.facts.self_drawn else _NONE
 
 
 @fan("last_tile", needs=F_LAST_TILE)
 def last_tile(v: HandView) -> list[Hit]:
     """和绝张 Last Tile: the winning tile is the last copy."""
-    return _win(v) if v.facts.last_tile else _NONE
+    return [((v.facts.ctx.win_tile,),)] if v.facts.last_tile else _NONE
 
 
 @fan("last_tile_draw", needs=F_WALL_LAST | F_SELF_DRAWN)
 def last_tile_draw(v: HandView) -> list[Hit]:
     """妙手回春 Last Tile Draw: self-drawn on the last wall tile."""
-    return _win(v) if v.facts.wall_last and v.facts.self_drawn else _NONE
+    return [((v.facts.ctx.win_tile,),)] if v.facts.wall_last and v.facts.self_drawn else _NONE
 
 
 @fan("last_tile_claim", needs=F_WALL_LAST | F_DISCARD)
 def last_tile_claim(v: HandView) -> list[Hit]:
     """海底捞月 Last Tile Claim: won on the last discard."""
-    return _win(v) if v.facts.wall_last and not v.facts.self_drawn else _NONE
+    return [((v.facts.ctx.win_tile,),)] if v.facts.wall_last and not v.facts.self_drawn else _NONE
 
 
 @fan("out_with_replacement_tile", needs=F_KONG_INVOLVED | F_SELF_DRAWN)
 def out_with_replacement_tile(v: HandView) -> list[Hit]:
     """杠上开花 Out with Replacement Tile: self-drawn on a kong's replacement tile (not a robbed kong)."""
     f = v.facts
-    return _win(v) if f.kong_involved and f.self_drawn and not f.ctx.robbing else _NONE
+    return [((v.facts.ctx.win_tile,),)] if f.kong_involved and f.self_drawn and not f.ctx.robbing else _NONE
 
 
 @fan("robbing_the_kong", needs=F_KONG_OR_ROBBING)
 def robbing_the_kong(v: HandView) -> list[Hit]:
     """抢杠和 Robbing The Kong: won on the tile of the opponent's added kong (maybe scored as self-drawn)."""
     f = v.facts
-    return _win(v) if f.ctx.robbing or (f.kong_involved and not f.self_drawn) else _NONE
+    return [((v.facts.ctx.win_tile,),)] if f.ctx.robbing or (f.kong_involved and not f.self_drawn) else _NONE
 
 
 @fan("flower_tiles", needs=F_FLOWERS)
@@ -593,7 +589,7 @@ def flower_tiles(v: HandView) -> list[Hit]:
 @fallback("chicken_hand")
 def chicken_hand(v: HandView) -> list[Hit]:
     """无番和 Chicken Hand: no other fan (flowers apart)."""
-    return _whole(v)
+    return [(v.facts.tiles,)]
 
 
 # --------------------------------------------------------------------- chow groups (lowest tiles)

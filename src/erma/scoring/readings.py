@@ -782,10 +782,10 @@ def readings(ctx: WinContext) -> tuple[HandFacts, list[HandView]]:
     if len(found) > 1:
         found.sort(key=_reading_order)
     declared = facts.declared
+    pung_of = _STANDING_PUNG.__getitem__
+    chow_of = _STANDING_CHOW.__getitem__
     for chows, pungs, pair in found:
-        sets = (
-            declared + tuple([_STANDING_PUNG[t] for t in pungs]) + tuple([_STANDING_CHOW[t] for t in chows])
-        )
+        sets = declared + tuple(map(pung_of, pungs)) + tuple(map(chow_of, chows))
         out.append(_view(facts, REGULAR, sets, pair))
     return facts, out
 
