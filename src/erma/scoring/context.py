@@ -375,21 +375,22 @@ def read_record(record: object) -> WinContext:
     seat = _int(record, "seat_wind", 0, 3)
     if _OPTIONAL_KEYS.isdisjoint(record):  # the reference's keys only: skip the two-player context
         get = record.get
-        flags = [get(k, False) for k in FLAG_KEYS]
+        sd = get("is_self_drawn", False)
+        ft = get("is_4th_tile", False)
+        ak = get("is_about_kong", False)
+        wl = get("is_wall_last", False)
         prevalent = get("prevalent_wind", 0)
-        if all([type(f) is bool for f in flags]) and type(prevalent) is int and 0 <= prevalent <= 3:
+        if (
+            (sd is True or sd is False)
+            and (ft is True or ft is False)
+            and (ak is True or ak is False)
+            and (wl is True or wl is False)
+            and type(prevalent) is int
+            and 0 <= prevalent <= 3
+        ):
+            concealed.sort()
             return _reference_context(
-                melds,
-                tuple(sorted(concealed)),
-                win,
-                flags[0],
-                flags[1],
-                flags[2],
-                flags[3],
-                seat,
-                prevalent,
-                flowers,
-                count,
+                melds, tuple(concealed), win, sd, ft, ak, wl, seat, prevalent, flowers, count
             )
     return WinContext(
         melds=melds,

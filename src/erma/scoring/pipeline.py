@@ -362,10 +362,16 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
     heads = plan.heads
     per_instance = plan.per_instance
     out = []
-    for k in sorted(fans, key=plan.order.__getitem__):
+    texts = PART_TEXTS
+    for k in sorted(fans, key=plan.order.__getitem__) if len(fans) > 1 else fans:
         hits = fans[k]
         n = len(hits) if k in per_instance else 1
-        tiles = [_hit_text(hits[0])] if n == 1 and hits else [_hit_text(h) for h in hits[:n]]
+        if n == 1 and hits:
+            h = hits[0]
+            text = texts.get(h[0]) if len(h) == 1 and len(h[0]) <= 4 else None  # a set or tile seen before
+            tiles = [text if text is not None else _hit_text(h)]
+        else:
+            tiles = [_hit_text(h) for h in hits[:n]]
         out.append({**heads[k], "count": n, "tiles": tiles})
     cap = plan.table.cap
     return {
