@@ -20,7 +20,7 @@ from typing import Final, NamedTuple
 
 from erma.analysis.decompose import group_readings
 from erma.analysis.tables import INC, SUIT_MASK
-from erma.hand import MeldKind
+from erma.hand import Meld, MeldKind
 from erma.scoring.context import WinContext
 from erma.scoring.waits import regular_waits_key, unique_wait_key
 from erma.tiles import BAMBOOS, DOTS, GREENS, NUM_KINDS, TERMINALS_AND_HONORS, WHITE, Tile, to_mpsz
@@ -374,6 +374,32 @@ _DECLARED: Final[dict[tuple[MeldKind, Tile], Group]] = {
     if k is not MeldKind.CHOW or (t < 27 and t % 9 <= 6)
 }
 """Declared groups, built once."""
+_BIT: Final = tuple(1 << t for t in range(NUM_KINDS))
+_DECLARED_CHOW: Final = tuple(_DECLARED.get((MeldKind.CHOW, t)) for t in range(NUM_KINDS))
+_DECLARED_PUNG: Final = tuple(_DECLARED[MeldKind.PUNG, t] for t in range(NUM_KINDS))
+_DECLARED_HIDDEN: Final = tuple(_DECLARED[MeldKind.CONCEALED_KONG, t] for t in range(NUM_KINDS))
+_DECLARED_KONG: Final = tuple(_DECLARED[MeldKind.EXPOSED_KONG, t] for t in range(NUM_KINDS))
+
+
+def _declared_of(m: Meld) -> Group:
+    """The group of a declared meld (prebuilt; enum members compared by identity, not hashed)."""
+    k = m.kind
+    if k is MeldKind.CHOW:
+        g = _DECLARED_CHOW[m.tile]
+        if g is not None:
+            return g
+    elif m.size <= 4:
+        if k is MeldKind.PUNG:
+            return _DECLARED_PUNG[m.tile]
+        if k is MeldKind.CONCEALED_KONG:
+            return _DECLARED_HIDDEN[m.tile]
+        if k is MeldKind.EXPOSED_KONG or k is MeldKind.ADDED_KONG:
+            return _DECLARED_KONG[m.tile]
+    else:  # a 无双 extended kong (5–8 tiles) is one kong with all its tiles
+        return _declared_group(k, m.tile)._replace(size=m.size)
+    return _declared_group(k, m.tile)
+
+
 _STANDING_PUNG: Final = tuple(Group(PUNG, t, False, False) for t in range(NUM_KINDS))
 _STANDING_CHOW: Final = tuple(Group(CHOW, t, False, False) for t in range(NUM_KINDS))
 _KIND_TEXT: Final = tuple(
@@ -491,21 +517,13 @@ def hand_facts(ctx: WinContext) -> HandFacts:
     """The shared facts of a hand, with the reference's corrections of the win flags."""
     standing = [0] * NUM_KINDS
     win = ctx.win_tile
-    key = _INC[win]
+    key = sum(map(_INC.__getitem__, ctx.concealed), _INC[win])
     for t in ctx.concealed:
         standing[t] += 1
-        key += _INC[t]
     standing[win] += 1
     counts = standing[:]
     all_tiles = [*ctx.concealed, win]
-    declared = tuple(
-        [
-            _DECLARED[m.kind, m.tile]
-            if m.size <= 4
-            else _declared_group(m.kind, m.tile)._replace(size=m.size)
-            for m in ctx.melds
-        ]
-    )  # a 无双 extended kong (5–8 tiles) is one kong with all its tiles
+    declared = tuple([_declared_of(m) for m in ctx.melds]) if ctx.melds else ()
     has_kong = False
     for g in declared:
         t = g.tile
@@ -523,9 +541,7 @@ def hand_facts(ctx: WinContext) -> HandFacts:
             all_tiles += (t,) * n
     all_tiles.sort()
     kinds = sorted(set(all_tiles))
-    mask = 0
-    for t in kinds:
-        mask |= 1 << t
+    mask = sum(map(_BIT.__getitem__, kinds))
     fixed_win = counts[win] - standing[win]
     last = (ctx.fourth_tile and standing[win] == 1) or fixed_win == ctx.copies - 1
     kong = ctx.about_kong
