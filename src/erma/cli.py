@@ -179,7 +179,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         problems.append("the record has no seed, salt and digest (it did not come from a server deal)")
     elif deal_digest(salt, seed) != digest:
         problems.append(f"the seed and salt do not match the digest sent with the deal ({digest})")
-    problems += verify(record)
+    if not problems:
+        problems += verify(record)
     if problems:
         for p in problems:
             print(p, file=sys.stderr)

@@ -44,7 +44,7 @@ def start_server(tmp: Path, **over: Any) -> tuple[uvicorn.Server, threading.Thre
         claim_window_s=over.pop("claim_window_s", 0.05),
         bot_pause_s=over.pop("bot_pause_s", 0.0),
         timeouts=over.pop("timeouts", False),
-        time_scale=over.pop("time_scale", 1.0),
+        time_scale=over.pop("time_scale", 0.2),
         **over,
     )
     app = create_app(settings)

@@ -25,14 +25,17 @@ PUBLIC_TILE_EVENTS = {
 }
 
 
-def assert_hides(msg: dict[str, Any], seat: int) -> None:
-    """Nothing in a message to ``seat`` shows the other seat's concealed tiles (before the hand's end)."""
+def assert_hides(msg: dict[str, Any], seat: int, revealed: list[str] | None = None) -> None:
+    """Nothing in a message to ``seat`` shows the other seat's concealed tiles (before the hand's end).
+    A drawn tile is shown only if it is one of the hand's revealed (public) tiles."""
     if msg["type"] == "event":
         e = msg["event"]
+        if e["type"] == "deal" and revealed is not None:
+            revealed[:] = e.get("revealed", [])
         if e.get("seat") == 1 - seat and e["type"] not in PUBLIC_TILE_EVENTS:
             assert not {"tiles", "gave", "got", "kind", "kinds", "meld", "options"} & set(e), e
-            if e["type"] == "draw":
-                assert "tile" not in e or e.get("from") == "tail", e
+            if e["type"] == "draw" and "tile" in e:
+                assert revealed is not None and e["tile"] in revealed, e
     if msg["type"] in ("view", "snapshot"):
         view = msg["view"]
         assert view["seat"] == seat
@@ -48,10 +51,11 @@ async def play_until_hand_end(
 ) -> dict[str, Any]:
     """Answer every view that asks this seat to act; return the hand_end message."""
     acted: set[int] = set()
+    revealed: list[str] = []
     for _ in range(max_msgs):
         msg = await client.recv(30)
         assert msg["type"] != "error", msg
-        assert_hides(msg, seat)
+        assert_hides(msg, seat, revealed)
         if msg["type"] == "hand_end":
             return msg
         if msg["type"] in ("view", "snapshot"):

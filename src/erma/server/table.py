@@ -22,6 +22,7 @@ from erma.errors import ErmaError, IllegalActionError
 from erma.game import Phase, apply, legal_actions
 from erma.game.actions import Action, Kind
 from erma.game.engine import events_for
+from erma.game.hints import hints_for
 from erma.game.match import Match
 from erma.game.record import to_record
 from erma.game.state import GameState
@@ -85,6 +86,7 @@ class Table:
         self.over = False
         self.task: asyncio.Task[None] | None = None
         self.actions_applied = 0
+        self.balances_before = [0, 0]
 
     # ---------------------------------------------------------------------------- streams
 
@@ -132,6 +134,7 @@ class Table:
         view["room"] = self.room.id
         view["hand_no"] = self.match.hand_no
         view["digest"] = self.digest
+        view["hints"] = hints_for(self.state, seat)
         view["decision"] = len(self.state.actions)  # a client acts at most once per decision
         if self.deadline is not None and self.state.actor == seat and not s.autoplay:
             view["deadline_ms"] = max(0, int((self.deadline - time.monotonic()) * 1000))
@@ -181,6 +184,7 @@ class Table:
         self.unit = f"{self.id}:{self.match.hand_no}"
         stake_points = rules.fan_cap if rules.fan_cap is not None else max(rules.escape_points, 88)
         stake = max(stake_points, rules.escape_points) * self.room.bean_rate
+        self.balances_before = [await self.hub.store.balance(s.account_id) for s in self.seats]
         from erma.store.house import top_up
 
         for s in self.seats:
@@ -274,6 +278,8 @@ class Table:
             acted = await self._handle(seat, msg)
             if acted and seat == waiting_for:
                 return True
+            if waiting_for is not None and self.seats[waiting_for].autoplay:
+                return True  # the seat went to auto-play (a disconnect, or its choice): the loop plays it
             if self.state is not None and self.state.phase is Phase.END:
                 return True
 
@@ -382,7 +388,8 @@ class Table:
             "room": self.room.id,
             "rules": self.room.rules.name,
             "players": [s.name for s in self.seats],
-            "reason": result["reason"],
+            "reason": "forfeit" if gone else result["reason"],
+            "forfeited_by": self.seats[gone[0]].name if gone else None,
             "winner": result.get("winner"),
             "points": result.get("points", 0),
         }
@@ -404,6 +411,9 @@ class Table:
                     "digest": self.digest,
                     "record_id": record_id,
                     "balances": balances,
+                    "beans": [
+                        after - before for after, before in zip(balances, self.balances_before, strict=True)
+                    ],
                     "bean_rate": rate,
                     "scores": self.match.scores,
                 },

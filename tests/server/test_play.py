@@ -1,0 +1,149 @@
+"""Playing through the server: many hands with hidden information checked on every message, timers and
+auto-play, disconnects, the verifiable deal, the ledger afterwards, and the load generator."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from erma.server.loadtest import run_load
+from erma.store import Store
+
+from .conftest import Client, Running, start_server
+from .test_protocol import play_until_hand_end
+
+
+@pytest.mark.parametrize("room", ["cuopai-novice", "classic-novice", "wushuang-novice", "wenzhou-novice"])
+def test_hands_in_every_room_hide_the_opponent(server: Running, room: str, tmp_path: Path) -> None:
+    async def go() -> list[dict]:
+        c = Client(server)
+        await c.connect()
+        await c.send({"type": "queue", "room": room, "opponent": "bot"})
+        m = await c.expect("match")
+        ends = []
+        for hand in range(2):
+            ends.append(await play_until_hand_end(c, m["match"], m["seat"]))  # checks every message
+            if hand == 0:
+                await c.send({"type": "next", "match": m["match"]})
+        await c.send({"type": "leave", "match": m["match"]})
+        await c.expect("match_end")
+        await c.close()
+        return ends
+
+    ends = asyncio.run(go())
+    assert len(ends) == 2 and ends[1]["result"]["reason"] in ("win", "draw", "escape")
+    # the deal is verifiable: the record's seed matches the digest sent at the deal, and it replays
+    token_client = None
+    del token_client
+
+
+def test_verify_a_served_record(server: Running, tmp_path: Path) -> None:
+    async def go() -> tuple[str, int]:
+        c = Client(server)
+        await c.connect()
+        await c.send({"type": "queue", "room": "cuopai-novice", "opponent": "bot"})
+        m = await c.expect("match")
+        end = await play_until_hand_end(c, m["match"], m["seat"])
+        await c.close()
+        return c.token, end["record_id"]
+
+    token, record_id = asyncio.run(go())
+    record = httpx.get(
+        server.url + f"/api/games/{record_id}", headers={"Authorization": f"Bearer {token}"}
+    ).json()
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record))
+    ok = subprocess.run(
+        [sys.executable, "-m", "erma.cli", "verify", str(path)], capture_output=True, text=True
+    )
+    assert ok.returncode == 0, ok.stderr
+    record["seed"] = "0" * 64  # a different seed would not match the digest sent with the deal
+    path.write_text(json.dumps(record))
+    bad = subprocess.run(
+        [sys.executable, "-m", "erma.cli", "verify", str(path)], capture_output=True, text=True
+    )
+    assert bad.returncode == 1 and "digest" in bad.stderr
+    other = httpx.post(server.url + "/api/guest").json()["token"]
+    assert (
+        httpx.get(
+            server.url + f"/api/games/{record_id}", headers={"Authorization": f"Bearer {other}"}
+        ).status_code
+        == 404
+    )
+
+
+def test_timeouts_lead_to_autoplay_and_the_hand_finishes(tmp_path: Path) -> None:
+    srv, thread, running = start_server(tmp_path, timeouts=True, time_scale=0.02)
+    try:
+
+        async def go() -> dict:
+            c = Client(running)
+            await c.connect()
+            await c.send({"type": "queue", "room": "classic-novice", "opponent": "bot"})
+            await c.expect("match")
+            end = await c.expect("hand_end", timeout=60)  # never act: the timers play for us
+            views = [
+                m["view"] for m in c.seen if m["type"] == "view" and m["view"]["seat"] == m["view"]["actor"]
+            ]
+            assert any(v.get("deadline_ms") is not None for v in views)
+            assert any(m["type"] == "view" and m["view"]["autoplay"] for m in c.seen)
+            await c.close()
+            return end
+
+        end = asyncio.run(go())
+        assert end["result"]["reason"] in ("win", "draw")
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+def test_a_player_away_at_the_end_of_the_hand_forfeits(server: Running) -> None:
+    """A disconnect is not an escape: auto-play finishes the hand; still away at its end, one forfeits."""
+
+    async def go() -> list[dict]:
+        c = Client(server)
+        await c.connect()
+        await c.send({"type": "queue", "room": "cuopai-novice", "opponent": "bot"})
+        await c.expect("match")
+        await c.expect("view")
+        await c.ws.close()  # gone: auto-play takes the seat at once
+        headers = {"Authorization": f"Bearer {c.token}"}
+        for _ in range(600):
+            games = httpx.get(server.url + "/api/games", headers=headers).json()["games"]
+            if games:
+                me = httpx.get(server.url + "/api/me", headers=headers).json()
+                return [games[0]["summary"], me]
+            await asyncio.sleep(0.1)
+        raise AssertionError("the hand did not end")
+
+    summary, me = asyncio.run(go())
+    assert summary["reason"] == "forfeit" and summary["forfeited_by"] == me["account"]["name"]
+    # cuopai: the escape penalty is 13 points at the room's 10 beans a point, taken from the stake
+    assert me["balance"] == 10_000 - 130
+
+
+def test_ledger_is_sound_after_play(tmp_path: Path) -> None:
+    srv, thread, running = start_server(tmp_path)
+    try:
+        summary = asyncio.run(run_load([running.ws_url], tables=4, seconds=3, room="cuopai-novice"))
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+    assert summary["tables_started"] == 4 and summary["hands_completed"] >= 4
+    assert summary["errors"] == 0 and summary["matches_lost"] == 0
+    assert summary["latency_ms"]["p99"] > 0
+
+    async def check() -> list[str]:
+        store = await Store.open(None, tmp_path)
+        try:
+            return await store.check()
+        finally:
+            await store.close()
+
+    assert asyncio.run(check()) == []
