@@ -219,6 +219,11 @@ _RUN = re.compile(r"[1-9]+[mpsz]")
 _RUN_TILES: dict[str, tuple[Tile, ...]] = {}
 """Memo: one suit's run of digits (``"123m"``) → its tiles (bounded)."""
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
+_LANE: tuple[int, ...] = tuple(1 << (8 * t) for t in range(NUM_KINDS))
+"""One tile of each kind in a count vector packed 8 bits a kind."""
+_LANE_HIGH = sum(0xF0 << (8 * t) for t in range(NUM_KINDS))
+_LANE_ADD = {c: sum((15 - c) << (8 * t) for t in range(NUM_KINDS)) for c in (4, 8)}
+"""Added to packed counts, a count above ``c`` reaches the high half of its byte."""
 _OPTIONAL_KEYS = frozenset((*OPTIONAL_BOOL_KEYS, "bonus_count", "copies"))
 _MELDS: dict[tuple[str, str, int], Meld] = {}
 """Memo of well-formed three-item packs ``(kind, tile, offer)`` → meld (a few hundred at most)."""
@@ -346,17 +351,14 @@ def read_record(record: object) -> WinContext:
             f"hand {to_mpsz(concealed)!r} has {len(concealed)} tiles beside {len(melds)} pack(s); "
             f"it needs {13 - 3 * len(melds)} (the winning tile apart)"
         )
-    seen = [0] * NUM_KINDS
+    lanes = sum(map(_LANE.__getitem__, concealed), _LANE[win])  # 8 bits a kind: counts add in C
     for m in melds:
-        for t in m.tiles:
-            seen[t] += 1
-    for t in concealed:
-        seen[t] += 1
-    seen[win] += 1
+        lanes += _LANE[m.tile] * m.size if m.kind is not MeldKind.CHOW else _LANE[m.tile] * 0x10101
     copies = record.get("copies", 4)
     if copies not in (4, 8) or isinstance(copies, bool):
         raise InvalidHandError(f"copies must be 4 or 8, not {copies!r}")
-    if max(seen) > copies:
+    if (lanes + _LANE_ADD[copies]) & _LANE_HIGH:  # some count above copies
+        seen = [(lanes >> (8 * t)) & 255 for t in range(NUM_KINDS)]
         over = [t for t in range(NUM_KINDS) if seen[t] > copies]
         raise InvalidHandError(f"more than {copies} copies of {', '.join(tile_to_mpsz(t) for t in over)}")
     flowers: tuple[Tile, ...] = ()

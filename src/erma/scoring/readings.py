@@ -699,7 +699,7 @@ def _special(facts: HandFacts) -> HandView | None:
     if len(melds) > 1:
         return None
     present = (key | key >> 1 | key >> 2 | key >> 3) & _ODD_BITS  # one bit per standing kind (4 bits a kind)
-    if present.bit_count() < 14 - 3 * len(melds):  # a pair somewhere
+    if 9 <= present.bit_count() < 14 - 3 * len(melds):  # the nine knitted kinds, and a pair somewhere
         for seq, k in zip(KNITTED_SEQUENCES, _KNITTED_KEYS, strict=True):
             if k & ~present == 0:
                 rest = key - k
