@@ -37,6 +37,7 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/analysis.py
 	$(BIN)/python benchmarks/scoring.py
+	$(BIN)/python benchmarks/sim.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
