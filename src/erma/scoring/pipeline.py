@@ -327,18 +327,31 @@ def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
     view, fans, pts = found
     rows = plan.rows
     scored = tuple(
-        ScoredFan(
-            id=k,
-            name_zh=rows[k].name_zh,
-            name_en=rows[k].name_en,
-            points=rows[k].value,
-            count=count_of(rows[k], fans[k]),
-            tiles=tuple(_hit_text(h) for h in fans[k][: count_of(rows[k], fans[k])]),
-        )
-        for k in sorted(fans, key=plan.order.__getitem__)
+        [
+            ScoredFan(k, rows[k].name_zh, rows[k].name_en, rows[k].value, n, tuple(tiles))
+            for k, n, tiles in _fan_texts(fans, plan)
+        ]
     )
     cap = plan.table.cap
     return ScoreResult(scored, pts, min(pts, cap) if cap else pts, view.describe())
+
+
+def _fan_texts(fans: Fans, plan: Plan) -> list[tuple[str, int, list[str]]]:
+    """(id, count, the tiles of each counted instance) of a reading's fans, in table order."""
+    per_instance = plan.per_instance
+    texts = PART_TEXTS
+    out = []
+    for k in sorted(fans, key=plan.order.__getitem__) if len(fans) > 1 else fans:
+        hits = fans[k]
+        n = len(hits) if k in per_instance else 1
+        if n == 1 and hits:
+            h = hits[0]
+            text = texts.get(h[0]) if len(h) == 1 and len(h[0]) <= 4 else None  # a set or tile seen before
+            tiles = [text if text is not None else _hit_text(h)]
+        else:
+            tiles = [_hit_text(h) for h in hits[:n]]
+        out.append((k, n, tiles))
+    return out
 
 
 def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any]:
@@ -360,19 +373,7 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
         return {"error": "not_win", "message": f"{ctx.to_notation()} is not a winning hand"}
     view, fans, pts = found
     heads = plan.heads
-    per_instance = plan.per_instance
-    out = []
-    texts = PART_TEXTS
-    for k in sorted(fans, key=plan.order.__getitem__) if len(fans) > 1 else fans:
-        hits = fans[k]
-        n = len(hits) if k in per_instance else 1
-        if n == 1 and hits:
-            h = hits[0]
-            text = texts.get(h[0]) if len(h) == 1 and len(h[0]) <= 4 else None  # a set or tile seen before
-            tiles = [text if text is not None else _hit_text(h)]
-        else:
-            tiles = [_hit_text(h) for h in hits[:n]]
-        out.append({**heads[k], "count": n, "tiles": tiles})
+    out = [{**heads[k], "count": n, "tiles": tiles} for k, n, tiles in _fan_texts(fans, plan)]
     cap = plan.table.cap
     return {
         "fans": out,
