@@ -134,3 +134,25 @@ def choose(view: dict[str, Any]) -> str:
         return f"discard {drawn}"
     plain = [a for a in legal if a.startswith("discard") and "riichi" not in a]
     return plain[-1] if plain else legal[0]
+
+
+def run_async(coro: Any) -> Any:
+    """asyncio.run, also when another library (sync Playwright) keeps a loop running in this thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException as exc:  # re-raised in the caller's thread
+            box["error"] = exc
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")

@@ -15,7 +15,7 @@ import pytest
 from erma.server.loadtest import run_load
 from erma.store import Store
 
-from .conftest import Client, Running, start_server
+from .conftest import Client, Running, run_async, start_server
 from .test_protocol import play_until_hand_end
 
 
@@ -36,7 +36,7 @@ def test_hands_in_every_room_hide_the_opponent(server: Running, room: str, tmp_p
         await c.close()
         return ends
 
-    ends = asyncio.run(go())
+    ends = run_async(go())
     assert len(ends) == 2 and ends[1]["result"]["reason"] in ("win", "draw", "escape")
     # the deal is verifiable: the record's seed matches the digest sent at the deal, and it replays
     token_client = None
@@ -53,7 +53,7 @@ def test_verify_a_served_record(server: Running, tmp_path: Path) -> None:
         await c.close()
         return c.token, end["record_id"]
 
-    token, record_id = asyncio.run(go())
+    token, record_id = run_async(go())
     record = httpx.get(
         server.url + f"/api/games/{record_id}", headers={"Authorization": f"Bearer {token}"}
     ).json()
@@ -96,7 +96,7 @@ def test_timeouts_lead_to_autoplay_and_the_hand_finishes(tmp_path: Path) -> None
             await c.close()
             return end
 
-        end = asyncio.run(go())
+        end = run_async(go())
         assert end["result"]["reason"] in ("win", "draw")
     finally:
         srv.should_exit = True
@@ -122,7 +122,7 @@ def test_a_player_away_at_the_end_of_the_hand_forfeits(server: Running) -> None:
             await asyncio.sleep(0.1)
         raise AssertionError("the hand did not end")
 
-    summary, me = asyncio.run(go())
+    summary, me = run_async(go())
     assert summary["reason"] == "forfeit" and summary["forfeited_by"] == me["account"]["name"]
     # cuopai: the escape penalty is 13 points at the room's 10 beans a point, taken from the stake
     assert me["balance"] == 10_000 - 130
@@ -131,7 +131,7 @@ def test_a_player_away_at_the_end_of_the_hand_forfeits(server: Running) -> None:
 def test_ledger_is_sound_after_play(tmp_path: Path) -> None:
     srv, thread, running = start_server(tmp_path)
     try:
-        summary = asyncio.run(run_load([running.ws_url], tables=4, seconds=3, room="cuopai-novice"))
+        summary = run_async(run_load([running.ws_url], tables=4, seconds=3, room="cuopai-novice"))
     finally:
         srv.should_exit = True
         thread.join(10)
@@ -146,4 +146,4 @@ def test_ledger_is_sound_after_play(tmp_path: Path) -> None:
         finally:
             await store.close()
 
-    assert asyncio.run(check()) == []
+    assert run_async(check()) == []

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from .conftest import Client, Running, choose
+from .conftest import Client, Running, choose, run_async
 
 PUBLIC_TILE_EVENTS = {
     "discard",
@@ -93,7 +93,7 @@ def test_full_match_against_a_bot(server: Running) -> None:
         assert me["balance"] == bal
         await c.close()
 
-    asyncio.run(go())
+    run_async(go())
 
 
 def test_bad_messages_get_errors_and_change_nothing(server: Running) -> None:
@@ -149,7 +149,7 @@ def test_bad_messages_get_errors_and_change_nothing(server: Running) -> None:
         assert len(after["discards"][seat]) <= len(before["discards"][seat]) + 1
         await c.close()
 
-    asyncio.run(go())
+    run_async(go())
 
 
 def test_reconnection_restores_the_exact_view(server: Running) -> None:
@@ -185,7 +185,7 @@ def test_reconnection_restores_the_exact_view(server: Running) -> None:
             assert snap[key] == last["view"][key], key
         await d.close()
 
-    asyncio.run(go())
+    run_async(go())
 
 
 def test_a_second_socket_replaces_the_first(server: Running) -> None:
@@ -200,7 +200,7 @@ def test_a_second_socket_replaces_the_first(server: Running) -> None:
         assert (await b.expect("pong"))["t"] == 1.5
         await b.close()
 
-    asyncio.run(go())
+    run_async(go())
 
 
 def test_quick_match_pairs_two_people(server: Running) -> None:
@@ -221,7 +221,7 @@ def test_quick_match_pairs_two_people(server: Running) -> None:
         await a.close()
         await b.close()
 
-    asyncio.run(go())
+    run_async(go())
 
 
 def test_rest_api(server: Running) -> None:

@@ -70,7 +70,13 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     rooms = tmp / "rooms.toml"
     rooms.write_text(ROOMS, encoding="utf-8")
     srv, thread, running = start_server(
-        tmp, rooms_file=str(rooms), bot_pause_s=0.05, claim_window_s=0.05, bot_fill_s=0.5, timeouts=True
+        tmp,
+        rooms_file=str(rooms),
+        bot_pause_s=0.05,
+        claim_window_s=0.05,
+        bot_fill_s=0.5,
+        timeouts=True,
+        time_scale=1.0,
     )
     yield running
     srv.should_exit = True

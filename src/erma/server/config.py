@@ -110,6 +110,8 @@ class Settings:
     """How long quick match waits for a person before a bot takes the seat."""
     claim_window_s: float = 1.2
     """After a person's discard their stream pauses this long, whatever the opponent could do."""
+    reconnect_grace_s: float = 3.0
+    """A seat whose socket closed is played by auto-play after this grace (a refresh loses no decision)."""
     bot_pause_s: float = 0.6
     """A bot's think time as seen by a person (pace, not thinking)."""
     timeouts: bool = True

@@ -60,6 +60,8 @@ class SeatInfo:
     """Events from this index on wait for ``hold_until`` (the pause after one's own discard)."""
     sent_events: int = 0
     confirmed: bool = False
+    away_since: float | None = None
+    """When the seat's socket closed (None while connected or after it came back)."""
     left: bool = False
 
     @property
@@ -218,9 +220,12 @@ class Table:
                 self.deadline = time.monotonic() + self._scale(timeout)
             self._flush()  # the new events, then one view per seat (the actor's with its deadline)
             if not human_turn:
-                pause = self.hub.settings.bot_pause_s if s.is_bot else 0.3
-                await self._idle(time.monotonic() + self._scale(pause))
-                if _ended(state) or state.actor != actor:
+                pause = self._scale(self.hub.settings.bot_pause_s if s.is_bot else 0.3)
+                if s.away_since is not None:  # just gone: a short grace, so a page refresh loses nothing
+                    grace = self._scale(self.hub.settings.reconnect_grace_s)
+                    pause = max(pause, grace - (time.monotonic() - s.away_since))
+                await self._idle(time.monotonic() + pause, back=actor)
+                if _ended(state) or state.actor != actor or not (s.is_bot or s.autoplay):
                     continue
                 bot = s.bot or self.autoplayer
                 legal = legal_actions(state, actor)
@@ -260,8 +265,11 @@ class Table:
                 s.hold_from -= 1
             s.hold_from += 1
 
-    async def _idle(self, until: float | None, waiting_for: int | None = None) -> bool:
-        """Handle messages until ``until``; True as soon as ``waiting_for`` has acted."""
+    async def _idle(
+        self, until: float | None, waiting_for: int | None = None, back: int | None = None
+    ) -> bool:
+        """Handle messages until ``until``; True as soon as ``waiting_for`` has acted (or gone to auto-play),
+        or as soon as ``back`` has left auto-play."""
         while True:
             now = time.monotonic()
             for seat in range(2):
@@ -277,6 +285,8 @@ class Table:
                 continue
             acted = await self._handle(seat, msg)
             if acted and seat == waiting_for:
+                return True
+            if back is not None and not self.seats[back].autoplay:
                 return True
             if waiting_for is not None and self.seats[waiting_for].autoplay:
                 return True  # the seat went to auto-play (a disconnect, or its choice): the loop plays it
@@ -340,10 +350,15 @@ class Table:
             return False
         if isinstance(msg, _Disconnected):
             s.conn = None
-            s.autoplay = True
+            s.autoplay = True  # a disconnect is not an escape: auto-play, after a short reconnect grace
+            s.away_since = time.monotonic()
             return False
         if isinstance(msg, _Reconnected):
             s.conn = msg.conn
+            if s.away_since is not None:  # back: the auto-play the disconnect started ends
+                s.autoplay = False
+                s.timeouts = 0
+                s.away_since = None
             self.snapshot(seat, msg.since)
             return False
         return False
