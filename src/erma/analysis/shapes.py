@@ -50,6 +50,7 @@ class SuitInfo:
         "odd",
         "pairs",
         "pid",
+        "rem_pid",
         "remainder",
         "spec",
         "terminals",
@@ -74,6 +75,8 @@ class SuitInfo:
         """Pairs, odd kinds, orphan kinds and orphan pair, packed so that groups add up field by field."""
         self.remainder = tuple(key - sum(1 << (4 * r) for r in range(x, 9, 3) if c[r]) for x in range(3))
         """The suit key less one copy of each present tile of 147, 258, 369."""
+        self.rem_pid = tuple(suit_pid(r) for r in self.remainder)
+        """Profile ids of the three remainders."""
 
 
 class HonorInfo:
@@ -314,13 +317,17 @@ def overall(key: int, n: int, jokers: int = 0) -> int:
     if 8 - knit - jokers >= best:
         return best
     rest_sets = (n - 1) // 3 - 3
-    honors = (key >> 108) << 108
+    hp = h.pid if n >= 13 else (_HONOR_INFO.get(key >> 108) or honor_info(key >> 108)).pid
     for count, (a, b, c) in perms:
         missing = 9 - count
         if missing - 1 - jokers >= best:
             break
-        rem = m.remainder[a] | p.remainder[b] << 36 | s.remainder[c] << 72 | honors
-        v = missing + regular_value(rem, rest_sets) - jokers
+        x, y = m.rem_pid[a], p.rem_pid[b]
+        pid = COMBO.get(x << 20 | y) or combine(x, y)
+        y = s.rem_pid[c]
+        pid = COMBO.get(pid << 20 | y) or combine(pid, y)
+        pid = COMBO.get(pid << 20 | hp) or combine(pid, hp)
+        v = missing + VALUES[pid][rest_sets] - jokers
         if v < best:
             best = v
     return best if best > f else f
