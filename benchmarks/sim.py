@@ -2,8 +2,9 @@
 
 RLCard (the common Python research environment) plays 4-player mahjong with random agents; erma plays its
 two-player presets with full rules and scoring (every possible win is scored with the preset's fan table).
-Both are timed in the same run on one core; the script prints actions/s, games/s and the ratio of
-actions/s (erma random bots / RLCard random agents). Medians of several repeats.
+Both are timed in the same run, on one core, in process CPU time (robust to other load on a shared
+machine); the script prints actions/s, games/s and the ratio of actions/s (erma random bots / RLCard random
+agents). Medians of several repeats.
 
 Usage: .venv/bin/python benchmarks/sim.py [--games 300] [--rlcard-games 100] [--repeats 3]
 """
@@ -26,9 +27,11 @@ def erma_speed(preset: str, bots: list[str], games: int, repeats: int, seed: int
     run(rules, bots, 20, seed=f"warm:{seed}")  # build the lazy analysis and scoring tables first
     aps, gps = [], []
     for r in range(repeats):
+        t0 = time.process_time()
         stats = run(rules, bots, games, seed=f"{seed}:{r}")
-        aps.append(stats.actions / stats.seconds)
-        gps.append(stats.games / stats.seconds)
+        cpu = time.process_time() - t0
+        aps.append(stats.actions / cpu)
+        gps.append(stats.games / cpu)
     return {"actions_per_second": statistics.median(aps), "games_per_second": statistics.median(gps)}
 
 
@@ -42,11 +45,11 @@ def rlcard_speed(games: int, repeats: int, seed: int) -> dict[str, float]:
     aps, gps = [], []
     for _ in range(repeats):
         actions = 0
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         for _ in range(games):
             trajectories, _ = env.run(is_training=False)
             actions += sum(len(t) // 2 for t in trajectories)  # a trajectory alternates states and actions
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         aps.append(actions / dt)
         gps.append(games / dt)
     return {"actions_per_second": statistics.median(aps), "games_per_second": statistics.median(gps)}
