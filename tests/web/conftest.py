@@ -59,6 +59,15 @@ options = { cuo_prob = 0.0, triplet_offer_prob = 0.0, start_exchange_enabled = f
 tier = "expert"
 entry_min = 100
 bean_rate = 200
+
+[[room]]
+id = "web-wenzhou"
+name_zh = "温州 测试场"
+name_en = "Wenzhou · test"
+rules = "wenzhou2p"
+tier = "novice"
+entry_min = 100
+bean_rate = 5
 """
 
 

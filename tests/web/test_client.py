@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 
+from erma.analysis.shapes import overall
+from erma.analysis.tables import INC
+from erma.tiles import parse, parse_tile
 from tests.web.conftest import Page
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -17,7 +20,8 @@ STATE = """() => {
   const v = s.view;
   return {screen: s.screen, phase: v ? v.phase : null, legal: v ? v.legal || [] : [],
           hand: v ? v.hand : null, wall: v ? v.wall : null, melds: v ? v.melds : null,
-          discards: v ? v.discards : null, match: s.match ? s.match.id : null};
+          discards: v ? v.discards : null, match: s.match ? s.match.id : null,
+          hints: v ? v.hints || {} : {}, decision: v ? v.decision : null, caishen: v ? v.caishen : null};
 }"""
 MY_TURN = (
     "() => { const s = window.erma.state; return s.screen === 'settle' || "
@@ -59,8 +63,31 @@ def click(p: Page, selector: str) -> bool:
     return True
 
 
-def move(p: Page, st: dict[str, Any], claim: bool = False) -> str:
-    """One decision by clicking, like a player: win when offered, else the prompt's choice, else discard."""
+def best_discard(st: dict[str, Any]) -> str | None:
+    """A careful player's discard (standard rules): one the server's hints say keeps the hand ready (the most
+    unseen waits), else one of the least shanten."""
+    after = st["hints"].get("after_discard") or {}
+    if after:
+        return max(after, key=lambda t: sum(w["unseen"] for w in after[t]))
+    options = {a.split()[1] for a in st["legal"] if a.startswith("discard ") and not a.endswith("riichi")}
+    if not options:
+        return None
+    hand = [t for t in parse(st["hand"]) if t < 34]
+    key = sum(INC[t] for t in hand)
+    return min(sorted(options), key=lambda x: overall(key - INC[parse_tile(x)], len(hand) - 1))
+
+
+def best_cuo(st: dict[str, Any]) -> str | None:
+    """搓牌: the kind to draw that brings the hand nearest to a win."""
+    kinds = [a.split()[1] for a in st["legal"] if a.startswith("cuo ")]
+    hand = [t for t in parse(st["hand"]) if t < 34]
+    key = sum(INC[t] for t in hand)
+    return min(kinds, key=lambda x: overall(key + INC[parse_tile(x)], len(hand) + 1)) if kinds else None
+
+
+def move(p: Page, st: dict[str, Any], claim: bool = False, smart: bool = False) -> str:
+    """One decision by clicking, like a player: win when offered, else the prompt's choice, else discard
+    (the drawn tile, or with ``smart`` the best discard)."""
     legal, phase = st["legal"], st["phase"]
     if "win" in legal and click(p, "[data-testid=act-win]"):
         return "win"
@@ -82,14 +109,22 @@ def move(p: Page, st: dict[str, Any], claim: bool = False) -> str:
         click(p, "[data-testid=act-pass]")
         return "pass"
     if phase == "cuo":
-        click(p, "[data-testid=cuo-grid] .pick")
+        kind = best_cuo(st) if smart else None
+        if not (kind and click(p, f"[data-testid=cuo-grid] .pick[data-tile='{kind}']")):
+            click(p, "[data-testid=cuo-grid] .pick")
         return "cuo"
     if phase == "haidi":
         click(p, "[data-testid=haidi-grid] .pick")
         return "pick"
+    if phase in ("maidi", "dingdi"):
+        click(p, f"[data-testid=act-{phase}]")
+        return phase
     if "pass" in legal:
         click(p, "[data-testid=act-pass]")
         return "pass"
+    tile = best_discard(st) if smart and phase == "turn" else None
+    if tile and click(p, f"[data-testid=my-hand] .tile.can[data-tile='{tile}'] >> nth=-1"):
+        return "discard"
     if click(p, "[data-testid=my-hand] .tile.drawn.can") or click(
         p, "[data-testid=my-hand] .tile.can >> nth=-1"
     ):
@@ -121,6 +156,48 @@ def test_lobby_and_language_switch(page: Page) -> None:
     p.page.wait_for_selector("#toast:not([hidden])")
 
 
+def quiet(p: Page) -> None:
+    """Wait until the callouts and banners have gone (for a screenshot)."""
+    p.page.wait_for_function("() => !document.querySelector('#fx').children.length", timeout=6000)
+    p.page.wait_for_timeout(200)
+
+
+def strip(p: Page) -> dict[str, Any]:
+    """The hint strip as shown: its mode and each wait's tile and text."""
+    result: dict[str, Any] = p.page.evaluate(
+        """() => { const h = document.querySelector('[data-testid=hints]');
+          return {mode: h.dataset.mode || null, text: h.innerText,
+                  waits: [...h.querySelectorAll('.wait')].map(w => [w.dataset.tile, w.innerText])}; }"""
+    )
+    return result
+
+
+def check_waits_shown(p: Page, waits: list[dict[str, Any]]) -> None:
+    shown = strip(p)["waits"]
+    assert [tile for tile, _ in shown] == [w["tile"] for w in waits]
+    for (_, text), w in zip(shown, waits, strict=True):
+        assert f"剩{w['unseen']}张" in text
+        if w["points"] is not None:
+            assert f"{w['points']}番" in text
+
+
+def hover_hints(p: Page, st: dict[str, Any]) -> bool:
+    """On my turn with a discard that leaves the hand ready: hovering it shows the waits it leaves."""
+    after = st["hints"].get("after_discard") or {}
+    if not after:
+        return False
+    p.page.mouse.move(5, 300)  # off the hand: the strip lists the discards that leave the hand ready
+    p.page.wait_for_function(
+        "() => document.querySelector('[data-testid=hints]').dataset.mode === 'ready'", timeout=3000
+    )
+    assert p.page.locator("[data-testid=my-hand] .tile.ready").count() >= len(after)
+    tile = best_discard(st)
+    p.page.hover(f"[data-testid=my-hand] .tile.can[data-tile='{tile}'] >> nth=-1")
+    p.page.wait_for_function("() => document.querySelector('[data-testid=hints]').dataset.mode === 'after'")
+    check_waits_shown(p, after[tile])
+    return True
+
+
 def test_a_guest_plays_a_whole_hand_by_clicks(page: Page) -> None:
     p = page
     enter_as_guest(p)
@@ -133,18 +210,30 @@ def test_a_guest_plays_a_whole_hand_by_clicks(page: Page) -> None:
         if st["screen"] == "settle":
             break
         seen.add(st["phase"])
-        if not shot and st["phase"] == "turn" and sum(len(d) for d in st["discards"]) >= 8:
-            p.page.wait_for_timeout(1600)  # let callouts fade
-            if state(p)["legal"]:
-                p.shot("table")
-                shot = True
-        move(p, st)
+        if st["hints"].get("waits"):  # a ready hand between turns (a claim prompt): its waits and worth
+            assert strip(p)["mode"] == "waits"
+            check_waits_shown(p, st["hints"]["waits"])
+            seen.add("waits")
+        if st["phase"] == "turn" and hover_hints(p, st):
+            seen.add("after_discard")
+            if not shot:
+                quiet(p)
+                if state(p)["legal"]:
+                    p.shot("table")  # mid-hand, hovering a discard that leaves the hand ready
+                    shot = True
+        move(p, st, smart=True)
         p.page.wait_for_timeout(60)
     p.page.wait_for_selector("[data-testid=settlement]", timeout=10000)
     assert "exchange" in seen and "turn" in seen
     text = p.page.inner_text("[data-testid=settlement]")
     assert any(w in text for w in ("你赢了", "对手胡了", "流局"))
-    assert p.page.locator("[data-testid=beans] .beanline").count() == 2
+    # the bean change is the server's actual one (hand_end.beans), not deltas × rate
+    end = p.page.evaluate(
+        "() => { const s = window.erma.state; return {beans: s.end.beans, seat: s.match.seat}; }"
+    )
+    shown = p.page.locator("[data-testid=beans] .beanline .delta").all_inner_texts()
+    me = end["seat"]
+    assert [int(x.replace("+", "")) for x in shown] == [end["beans"][me], end["beans"][1 - me]]
     p.page.wait_for_timeout(300)
     p.shot("settlement", full_page=True)
     # replay of the finished hand, step by step
@@ -223,3 +312,111 @@ def test_a_claim_prompt_appears_and_works(page: Page) -> None:
         move(p, st)
         p.page.wait_for_timeout(50)
     assert claimed, "no claim prompt came up"
+
+
+INJECT = """(tile) => {
+  const v = window.erma.state.view;
+  v.hints = {after_discard: {[tile]: [{tile: '3m', unseen: 2, points: 4, points_self: 6},
+                                       {tile: '6m', unseen: 0, points: null, points_self: null}]}};
+  window.erma.render();
+}"""
+
+
+def test_hints_strip_and_one_action_per_decision(page: Page) -> None:
+    """The strip renders the server's hints as given (waits, unseen, worth on a discard and self-drawn), and a
+    decision is answered once however often the client is asked to act on it."""
+    p = page
+    enter_as_guest(p)
+    play_bot(p, "web-plain")
+    st = wait_my_turn(p)
+    while st["phase"] != "turn":
+        move(p, st)
+        p.page.wait_for_timeout(100)
+        st = wait_my_turn(p)
+    p.page.wait_for_timeout(300)
+    st = state(p)
+    tile = sorted(a.split()[1] for a in st["legal"] if a.startswith("discard ") and not a.endswith("riichi"))[
+        0
+    ]
+    p.page.evaluate(INJECT, tile)
+    assert strip(p)["mode"] == "ready" and p.page.locator("[data-testid=hints] .tile").count() == 1
+    assert p.page.locator("[data-testid=my-hand] .tile.ready").count() >= 1
+    assert p.page.locator("[data-testid=my-hand] .tile.ready").count() == (
+        p.page.locator(f"[data-testid=my-hand] .tile.can[data-tile='{tile}']").count()
+    )
+    p.page.hover(f"[data-testid=my-hand] .tile.ready[data-tile='{tile}'] >> nth=0")
+    shown = strip(p)
+    assert shown["mode"] == "after"
+    assert [w[0] for w in shown["waits"]] == ["3m", "6m"]
+    assert "剩2张" in shown["waits"][0][1] and "4番 · 自摸6番" in shown["waits"][0][1]
+    assert p.page.locator("[data-testid=hints] .wait.dead.nofan[data-tile='6m']").count() == 1
+    assert "剩0张" in shown["waits"][1][1] and "番数不够" in shown["waits"][1][1]
+    p.page.mouse.move(5, 300)
+    p.page.wait_for_function("() => document.querySelector('[data-testid=hints]').dataset.mode === 'ready'")
+    # between turns: the waits of the ready hand
+    p.page.evaluate(
+        """() => { const v = window.erma.state.view;
+          v.hints = {waits: [{tile: '1p', unseen: 3, points: 2, points_self: 2}]}; window.erma.render(); }"""
+    )
+    shown = strip(p)
+    assert shown["mode"] == "waits" and [w[0] for w in shown["waits"]] == ["1p"]
+    assert (
+        "剩3张" in shown["waits"][0][1]
+        and "2番" in shown["waits"][0][1]
+        and "自摸" not in shown["waits"][0][1]
+    )
+    # one action per decision: asked twice (a double click), the client sends once
+    seq = "() => JSON.parse(localStorage.getItem('erma.seq') || '{}')[window.erma.state.match.id] || 0"
+    before = p.page.evaluate(seq)
+    p.page.evaluate(f"() => {{ window.erma.act('discard {tile}'); window.erma.act('discard {tile}'); }}")
+    assert p.page.evaluate(seq) == before + 1
+    p.page.wait_for_function(
+        "() => { const v = window.erma.state.view; return v.discards[v.seat].length > 0; }", timeout=10000
+    )
+
+
+def test_a_wenzhou_hand_by_clicks(page: Page) -> None:
+    """温州: the 买底 / 顶底 prompt, the 财神 on the table and in the hand, the multiplier at settlement."""
+    p = page
+    enter_as_guest(p)
+    play_bot(p, "web-wenzhou")
+    prompted = False
+    shot = False
+    won = None
+    deadline = time.monotonic() + 75
+    while time.monotonic() < deadline and won is None:
+        st = wait_my_turn(p)
+        if st["screen"] == "settle":
+            result = p.page.evaluate("() => window.erma.state.end.result")
+            if result["reason"] == "win":
+                won = result
+                break
+            p.page.click("[data-testid=next-hand]")  # a 流局: play the next hand
+            continue
+        if st["phase"] in ("maidi", "dingdi"):
+            assert p.page.locator("[data-testid=stake-prompt]").count() == 1
+            assert p.page.locator(f"[data-testid=act-{st['phase']}]").count() == 1
+            assert p.page.locator("[data-testid=act-pass]").count() == 1
+            prompted = True
+        if st["caishen"]:
+            cs = p.page.locator("[data-testid=caishen] .cs-head .tile")
+            assert cs.get_attribute("data-tile") == st["caishen"]
+            if parse_tile(st["caishen"]) in parse(st["hand"]):
+                assert p.page.locator("[data-testid=my-hand] .tile.caishen").count() >= 1
+            if not shot and st["phase"] == "turn" and sum(len(d) for d in st["discards"]) >= 6:
+                quiet(p)
+                if state(p)["legal"]:
+                    p.shot("table-wenzhou")
+                    shot = True
+        move(p, st)
+        p.page.wait_for_timeout(60)
+    assert prompted, "no 买底 / 顶底 prompt"
+    assert won is not None, "no win within the time"
+    p.page.wait_for_selector("[data-testid=settlement]")
+    mult = p.page.inner_text("[data-testid=multiplier]")
+    assert mult.startswith(f"×{won['multiplier']}")
+    assert {1: "软胡", 2: "硬胡", 4: "双翻"}[won["multiplier"]] in mult
+    text = p.page.inner_text("[data-testid=fans]")
+    assert f"底 {won['base']} × {won['multiplier']}" in text and f"= {won['win_points']}" in text
+    p.page.wait_for_timeout(300)
+    p.shot("settlement-wenzhou", full_page=True)

@@ -30,6 +30,7 @@ const S = {
   replay: null, // {record, step, timer}
   pendingEnd: null,
   lastSecs: null,
+  done: { digest: null, through: -1 }, // the decisions of this hand already acted on (view.decision)
 };
 
 function el(tag, cls = "", text = "") {
@@ -130,14 +131,21 @@ const net = new Net(onMessage, (status) => {
   }
 });
 
-function act(action) {
-  if (!S.match) return;
+/** Was this view's decision already answered? (a client acts at most once per decision: double clicks,
+ * a view sent again for the same decision.) */
+function answered(view) {
+  return Boolean(view) && view.decision !== undefined && view.digest === S.done.digest && view.decision <= S.done.through;
+}
+
+/** Play `actions` (one decision; the start exchange sends its selections and the commit together). */
+function act(...actions) {
+  if (!S.match || !S.view || !(S.view.legal || []).length || answered(S.view)) return;
+  if (S.view.decision !== undefined) S.done = { digest: S.view.digest, through: S.view.decision + actions.length - 1 };
   S.riichi = false;
   S.hover = null;
-  const sound = action.split(" ")[0];
-  if (sound === "discard") play("discard");
-  net.act(S.match.id, action);
-  // optimistic: lock the buttons until the next view arrives
+  if (actions[0].split(" ")[0] === "discard") play("discard");
+  for (const a of actions) net.act(S.match.id, a);
+  // lock the buttons until the next decision's view arrives
   S.view = { ...S.view, legal: [] };
   render();
 }
@@ -174,6 +182,7 @@ function onMessage(msg) {
       break;
     case "hand_start":
       S.end = null;
+      S.done = { digest: null, through: -1 };
       S.pendingEnd = null;
       S.prev = null;
       S.selected = new Set();
@@ -195,6 +204,7 @@ function onMessage(msg) {
       S.resumed = false;
       S.prev = msg.type === "snapshot" ? null : S.view;
       S.view = msg.view;
+      if (answered(S.view)) S.view.legal = []; // already answered: wait for the next decision
       if (S.prev && S.prev.phase !== S.view.phase) S.selected = new Set();
       if ((S.view.legal || []).length === 0) S.riichi = false;
       if (msg.view.deadline_ms !== undefined && (msg.view.legal || []).length) {
@@ -224,6 +234,7 @@ function onMessage(msg) {
       } else if (msg.code === "not_enough_beans") toast(t("not_enough"));
       else if (msg.code !== "no_such_match") toast(t("err", { m: msg.message || msg.code }));
       play("error");
+      if (msg.code === "illegal_action") S.done = { digest: null, through: -1 }; // not applied: may act again
       if (msg.code === "illegal_action" && S.match) net.send({ type: "resync", match: S.match.id, version: net.lastVersion(S.match.id) });
       break;
     default:
@@ -286,6 +297,19 @@ function onEvent(e) {
       if (won) confetti();
       break;
     }
+    case "maidi":
+    case "dingdi":
+      if (e.choice) {
+        play("riichi");
+        callout(word(e.type), mine ? "me" : "opp");
+      }
+      break;
+    case "deal":
+      if (e.caishen) {
+        play("haidi");
+        callout(t("ev_caishen"), "banner caishen", [e.caishen]);
+      }
+      break;
     case "exhausted":
       play("draw_game");
       callout(t("ev_exhausted"), "banner");
@@ -439,14 +463,15 @@ function renderLobby() {
   for (const r of S.rooms) (byRules[r.rules] ||= []).push(r);
   for (const [rules, list] of Object.entries(byRules)) {
     const group = el("div", "rulegroup");
-    group.appendChild(el("h3", "", rules));
+    const ruleName = t(`rules_${rules}`);
+    group.appendChild(el("h3", "", ruleName === `rules_${rules}` ? rules : `${ruleName} · ${rules}`));
     for (const r of list) {
       const card = el("div", `room tier-${r.tier}`);
       card.dataset.room = r.id;
       card.appendChild(el("div", "room-name", pick(r)));
       const meta = el("div", "room-meta");
       const tier = t(`tier_${r.tier}`);
-      meta.textContent = [tier.startsWith("tier_") ? r.tier : tier, t("entry", { n: r.entry_min }), t("rate", { n: r.bean_rate }), r.fan_cap ? t("cap", { n: r.fan_cap }) : t("no_cap")].join(" · ");
+      meta.textContent = [tier.startsWith("tier_") ? r.tier : tier, t("entry", { n: r.entry_min }), ...(r.rules === "wenzhou2p" ? [t("rate_wz", { n: r.bean_rate })] : [t("rate", { n: r.bean_rate }), r.fan_cap ? t("cap", { n: r.fan_cap }) : t("no_cap")])].join(" · ");
       card.appendChild(meta);
       const poor = (S.balance ?? 0) < r.entry_min;
       const b1 = btn(t("quick"), "", () => queue(r.id, "any"), "quick");
@@ -510,11 +535,8 @@ const tableUi = {
   },
   commitExchange(display) {
     const tiles = [...S.selected].sort((a, b) => a - b).map((i) => display[i]);
-    for (const x of tiles) net.act(S.match.id, `select ${x}`);
-    net.act(S.match.id, "exchange");
     S.selected = new Set();
-    S.view = { ...S.view, legal: [] };
-    render();
+    act(...tiles.map((x) => `select ${x}`), "exchange");
   },
 };
 
@@ -597,9 +619,18 @@ function renderSettle() {
   }
   const head = el("div", `settle-head ${cls}`);
   head.appendChild(el("h2", "", title));
+  const wenzhou = r.multiplier !== undefined;
   if (r.reason === "win") {
     const how = { self: t("by_self"), discard: t("by_discard"), rob: t("by_rob"), haidi: t("by_haidi") }[r.how] || r.how;
     head.appendChild(el("div", "how", `${nameOf(r.winner)} · ${how}`));
+    if (wenzhou) {
+      // 温州: the multiplier M (软 ×1, 硬 ×2, 双翻 ×4) is the headline of the win
+      const mult = el("div", `multiplier grade-${r.grade}`);
+      mult.dataset.testid = "multiplier";
+      mult.appendChild(el("b", "", `×${r.multiplier}`));
+      mult.appendChild(el("span", "", t(`grade_${r.grade}`)));
+      head.appendChild(mult);
+    }
   }
   root.appendChild(head);
 
@@ -609,10 +640,11 @@ function renderSettle() {
     const table = el("table", "fans");
     table.dataset.testid = "fans";
     const thead = el("tr");
-    thead.append(el("th", "", t("fan")), el("th", "", ""), el("th", "num", t("points")));
+    thead.append(el("th", "", t(wenzhou ? "reason" : "fan")), el("th", "", ""), el("th", "num", t(wenzhou ? "mult" : "points")));
     table.appendChild(thead);
     for (const f of r.fans || []) {
-      const tr = el("tr");
+      // 温州 lists every reason for the multiplier; the highest sets it (the lower ones are muted)
+      const tr = el("tr", wenzhou && f.points < r.multiplier ? "minor" : "");
       tr.appendChild(el("td", "fan-name", pick(f)));
       const tiles = el("td", "fan-tiles");
       for (const group of (f.tiles || []).flatMap((x) => String(x).split(/\s+/)).filter(Boolean)) {
@@ -621,18 +653,34 @@ function renderSettle() {
         tiles.appendChild(g);
       }
       tr.appendChild(tiles);
-      tr.appendChild(el("td", "num", f.count > 1 ? `${f.points}×${f.count}` : String(f.points)));
+      const num = wenzhou ? `×${f.points}` : f.count > 1 ? `${f.points}×${f.count}` : String(f.points);
+      tr.appendChild(el("td", "num", num));
       table.appendChild(tr);
     }
-    const cap = roomOf(msg.room || S.match?.room)?.fan_cap;
-    const total = el("tr", "total");
-    let text = t("total", { n: r.fan_total });
-    if (r.points < r.fan_total) text += ` → ${t("capped", { n: r.points })}`;
-    else if (cap) text += ` (${t("cap", { n: cap })})`;
-    const td = el("td", "", text);
-    td.colSpan = 3;
-    total.appendChild(td);
-    table.appendChild(total);
+    const lines = [];
+    if (wenzhou) {
+      // P = B × M × (1 + m), then 财神钱 and kong money (RULES §3.7)
+      let formula = `${t("base", { n: r.base })} × ${r.multiplier}`;
+      if (r.maidi) formula += ` × ${1 + r.maidi} (${t("maidi")}/${t("dingdi")})`;
+      lines.push(["", `${formula} = ${r.win_points}`]);
+      if (r.caishen_money) lines.push(["", `${t("caishen_money")} ${r.caishen_money > 0 ? "+" : ""}${r.caishen_money}`]);
+      const kong = r.kong_money?.[r.winner];
+      if (kong) lines.push(["", `${t("kong_money")} ${kong > 0 ? "+" : ""}${kong}`]);
+      lines.push(["total", t("total_wz", { n: r.deltas?.[r.winner] ?? r.points })]);
+    } else {
+      const cap = roomOf(msg.room || S.match?.room)?.fan_cap;
+      let text = t("total", { n: r.fan_total });
+      if (r.points < r.fan_total) text += ` → ${t("capped", { n: r.points })}`;
+      else if (cap) text += ` (${t("cap", { n: cap })})`;
+      lines.push(["total", text]);
+    }
+    for (const [cls, text] of lines) {
+      const tr = el("tr", cls || "sum");
+      const td = el("td", "", text);
+      td.colSpan = 3;
+      tr.appendChild(td);
+      table.appendChild(tr);
+    }
     root.appendChild(table);
   }
 
@@ -640,7 +688,8 @@ function renderSettle() {
   beans.dataset.testid = "beans";
   beans.appendChild(el("h3", "", t("bean_change")));
   for (const i of [me, 1 - me]) {
-    const d = (r.deltas?.[i] ?? 0) * (msg.bean_rate ?? 1);
+    // the actual change (a payer never pays more than it staked); older servers: deltas × rate
+    const d = msg.beans?.[i] ?? (r.deltas?.[i] ?? 0) * (msg.bean_rate ?? 1);
     const line = el("div", `beanline ${d > 0 ? "plus" : d < 0 ? "minus" : ""}`);
     line.append(el("span", "who", nameOf(i)), el("span", "delta", `${d > 0 ? "+" : ""}${d}`), el("span", "bal", `${t("balance")} ${msg.balances?.[i] ?? "?"}`));
     beans.appendChild(line);
@@ -686,9 +735,7 @@ function renderSettle() {
 
 async function openReplay(id) {
   try {
-    const data = await api.game(id);
-    // the record itself, or the store's row around it ({id, created, summary, record})
-    const record = data && data.record && data.record.events ? data.record : data;
+    const record = await api.game(id); // the record itself (docs/records.md) with id and created
     S.replay = { record, step: 0, timer: null, back: S.screen };
     S.screen = "replay";
     render();
@@ -882,5 +929,5 @@ async function start() {
   render();
 }
 
-window.erma = { state: S, render, replayState, myTiles };
+window.erma = { state: S, render, act, replayState, myTiles };
 start();

@@ -2,15 +2,7 @@
 // buttons and clickable tiles. Animations come from comparing the new view with the previous one.
 
 import { t, windName } from "./i18n.js";
-import {
-  findWaits,
-  parseMelds,
-  parseTiles,
-  sortTiles,
-  tileImg,
-  tileRow,
-  unseenCounts,
-} from "./tiles.js";
+import { parseMelds, parseTiles, sortTiles, tileImg, tileRow } from "./tiles.js";
 
 function el(tag, cls = "", text = "") {
   const e = document.createElement(tag);
@@ -27,17 +19,21 @@ function button(label, cls, onClick, testid) {
   return b;
 }
 
-/** My concealed tiles for display: sorted, with the drawn tile apart. */
+/** My concealed tiles for display: sorted (温州: the 财神 first, as players keep them), the drawn tile apart. */
 export function myTiles(view) {
   const all = parseTiles(view.hand);
+  const sort = (tiles) => {
+    const sorted = sortTiles(tiles);
+    return view.caishen ? [...sorted.filter((x) => x === view.caishen), ...sorted.filter((x) => x !== view.caishen)] : sorted;
+  };
   if (view.drawn && view.phase === "turn") {
     const i = all.lastIndexOf(view.drawn);
     if (i >= 0) {
       all.splice(i, 1);
-      return { rest: sortTiles(all), drawn: view.drawn };
+      return { rest: sort(all), drawn: view.drawn };
     }
   }
-  return { rest: sortTiles(all), drawn: null };
+  return { rest: sort(all), drawn: null };
 }
 
 function meldsEl(melds, fresh) {
@@ -72,46 +68,99 @@ function seatBadges(view, seat, players, isMe) {
   box.appendChild(name);
   if (p.bot) box.appendChild(el("span", "badge bot", "AI"));
   if (view.riichi?.[seat]) box.appendChild(el("span", "badge riichi", t("riichi_on")));
+  if (view.stakes) {
+    // 温州: the dealer's 买底 and the other seat's 顶底, once chosen
+    const mine = view.dealer === seat ? view.stakes.maidi && "maidi" : view.stakes.dingdi && "dingdi";
+    if (mine) box.appendChild(el("span", "badge stake-on", t(mine)));
+  }
   if (view.actor === seat && view.phase !== "end") box.classList.add("acting");
   return box;
 }
 
-/** The hint strip: my waits, how many of each are unseen, and their worth when the server sends it. */
+/** A touch screen has no hover: a tile is picked by a first tap (its hints show) and discarded by a second. */
+const TOUCH = typeof matchMedia === "function" && matchMedia("(hover: none)").matches;
+
+/** 温州's 财神 (the wild tile), shown big, with the flipped tile when they differ and the 白板 that stands in. */
+function caishenEl(view) {
+  const box = el("div", "caishen-box");
+  box.dataset.testid = "caishen";
+  const head = el("div", "cs-head");
+  head.appendChild(el("span", "cs-label", t("caishen")));
+  if (view.caishen) head.appendChild(tileImg(view.caishen, "sm glow"));
+  else head.appendChild(el("span", "cs-unknown", "?"));
+  box.appendChild(head);
+  if (view.caishen) {
+    const note = el("div", "cs-note");
+    if (view.flipped && view.flipped !== view.caishen) {
+      note.appendChild(el("span", "", t("flipped")));
+      note.appendChild(tileImg(view.flipped, "xs"));
+    }
+    if (view.caishen !== "5z") {
+      note.appendChild(tileImg("5z", "xs"));
+      note.appendChild(el("span", "", t("white_as")));
+      note.appendChild(tileImg(view.caishen, "xs"));
+    }
+    box.appendChild(note);
+  }
+  return box;
+}
+
+/** One wait: the tile, how many copies this seat has not seen, and what a win on it is worth. */
+function waitEl(w) {
+  const dead = w.unseen === 0;
+  const none = w.points === null && w.points_self === null;
+  const item = el("span", `wait${dead ? " dead" : ""}${none ? " nofan" : ""}`);
+  item.dataset.tile = w.tile;
+  item.appendChild(tileImg(w.tile, "xs"));
+  item.appendChild(el("span", "count", t("unseen", { n: w.unseen })));
+  let worth;
+  if (none) worth = t("worth_none");
+  else if (w.points === null) worth = t("worth_self_only", { n: w.points_self });
+  else if (w.points_self === null || w.points_self === w.points) worth = t("worth", { n: w.points });
+  else worth = t("worth_both", { n: w.points, m: w.points_self });
+  item.appendChild(el("span", "worth", worth));
+  item.title = none
+    ? t("worth_none_tip")
+    : t("worth_tip", { n: w.points ?? "—", m: w.points_self ?? "—" });
+  return item;
+}
+
+/**
+ * The hint strip, from the server's `view.hints` (only what this seat may know): between turns the waits
+ * of a ready hand; during my turn, the waits a hovered (or picked) discard would leave, or else which
+ * discards leave the hand ready.
+ */
 export function hintsEl(view, ui) {
   const box = el("div", "hints");
   box.dataset.testid = "hints";
-  const copies = view.rules && view.rules.startsWith("wushuang") ? 8 : 4;
-  const unseen = unseenCounts(view, copies);
-  const concealed = parseTiles(view.hand);
-  let label = t("waits");
+  const hints = view.phase === "end" ? {} : view.hints || {};
+  const after = hints.after_discard || {};
+  const myTurn = view.phase === "turn" && (view.legal || []).length > 0;
+  if (!view.hints || "caishen" in view) return box; // no hints (温州's wild tiles have none yet): say nothing
   let waits;
-  const worth = {};
-  for (const w of view.waits || []) worth[w.tile] = w; // optional server hint: [{tile, points}]
-  if (concealed.length % 3 === 1) {
-    waits = findWaits(concealed);
-  } else if (ui.hover) {
-    const rest = [...concealed];
-    rest.splice(rest.indexOf(ui.hover), 1);
-    waits = findWaits(rest);
+  if (myTurn && ui.hover) {
+    box.dataset.mode = "after";
     box.appendChild(el("span", "label", t("after_discard")));
     box.appendChild(tileImg(ui.hover, "xs"));
-    label = "→";
+    box.appendChild(el("span", "label", "→"));
+    waits = after[ui.hover] || [];
+  } else if ((hints.waits || []).length) {
+    box.dataset.mode = "waits";
+    box.appendChild(el("span", "label", t("waits")));
+    waits = hints.waits;
+  } else if (myTurn && Object.keys(after).length) {
+    box.dataset.mode = "ready";
+    box.appendChild(el("span", "label", t("ready_by")));
+    box.appendChild(tileRow(sortTiles(Object.keys(after)), "xs"));
+    return box;
   } else {
     return box;
   }
-  if (label) box.appendChild(el("span", "label", label));
   if (!waits.length) {
     box.appendChild(el("span", "muted", t("no_waits")));
     return box;
   }
-  for (const w of waits) {
-    const k = unseen[["m", "p", "s", "z"].indexOf(w[1]) * 9 + Number(w[0]) - 1];
-    const item = el("span", `wait${k === 0 ? " dead" : ""}`);
-    item.appendChild(tileImg(w, "xs"));
-    item.appendChild(el("span", "count", t("unseen", { n: k })));
-    if (worth[w]) item.appendChild(el("span", "worth", t("worth", { n: worth[w].points })));
-    box.appendChild(item);
-  }
+  for (const w of waits) box.appendChild(waitEl(w));
   return box;
 }
 
@@ -161,7 +210,9 @@ export function renderTable(root, ui) {
     r.innerHTML = `<b>${view.reserve}</b><small>${t("reserve")}</small>`;
     info.appendChild(r);
   }
-  if ((view.revealed || []).length || (view.bonus_kinds || []).length) {
+  const wenzhou = "caishen" in view;
+  if (wenzhou) info.appendChild(caishenEl(view));
+  if (!wenzhou && ((view.revealed || []).length || (view.bonus_kinds || []).length)) {
     const b = el("div", "bonus");
     b.appendChild(el("small", "", t("bonus")));
     b.appendChild(tileRow(view.bonus_kinds?.length ? view.bonus_kinds : view.revealed, "xs glow"));
@@ -170,7 +221,14 @@ export function renderTable(root, ui) {
   const round = el("div", "round");
   round.textContent = `${windName(view.prevalent_wind ?? 0)} · ${t("hand_no", { n: view.hand_no || 1 })}`;
   info.appendChild(round);
-  if (ui.room) {
+  if (wenzhou) {
+    const stake = el("div", "stake");
+    const bits = [t("base", { n: view.base })];
+    if (view.streak) bits.push(t("streak", { n: view.streak }));
+    if (ui.room) bits.push(t("rate_wz", { n: ui.room.bean_rate }));
+    stake.textContent = bits.join(" · ");
+    info.appendChild(stake);
+  } else if (ui.room) {
     const cap = ui.room.fan_cap;
     const stake = el("div", "stake");
     stake.textContent = t("stake", { n: ui.room.bean_rate, m: cap ? cap * ui.room.bean_rate : "∞" });
@@ -183,7 +241,8 @@ export function renderTable(root, ui) {
   timer.hidden = !(legal.length && ui.deadline);
   mid.appendChild(timer);
   const turn = el("div", `turn${legal.length ? " mine" : ""}`);
-  turn.textContent = legal.length ? t("your_turn") : view.phase === "end" ? "" : t("waiting");
+  const waitingFor = { maidi: "waiting_maidi", dingdi: "waiting_dingdi" }[view.phase] || "waiting";
+  turn.textContent = legal.length ? t(`your_${view.phase === "turn" ? "turn" : "move"}`) : view.phase === "end" ? "" : t(waitingFor);
   mid.appendChild(turn);
   mid.appendChild(riverEl(myRiver, prev && (prev.discards?.[me]?.length || 0) < myRiver.length, false, "me"));
   table.appendChild(mid);
@@ -199,9 +258,17 @@ export function renderTable(root, ui) {
   const riichiable = new Set(legal.filter((a) => a.endsWith(" riichi")).map((a) => a.split(" ")[1]));
   const phase = view.phase;
   const mine = legal.length > 0;
+  let hand = null; // my hand's element (below)
 
   // tile clicks: discard, or select (exchange / triplet)
-  const onTile = (tile, index) => {
+  const onTile = (tile, index, img) => {
+    if (TOUCH && phase === "turn" && mine && ui.hover !== tile && (ui.riichi ? riichiable : discardable).has(tile)) {
+      // no hover on a touch screen: the first tap picks the tile and shows what discarding it leaves
+      hand.querySelectorAll(".tile.picked").forEach((x) => x.classList.remove("picked"));
+      img.classList.add("picked");
+      ui.setHover(tile);
+      return;
+    }
     if (phase === "exchange" && mine) ui.toggle(index, 99);
     else if (phase === "triplet" && mine) ui.toggle(index, 3);
     else if (ui.riichi && riichiable.has(tile)) ui.act(`discard ${tile} riichi`);
@@ -282,7 +349,17 @@ export function renderTable(root, ui) {
         });
       prompt.appendChild(grid);
     }
-    if (legal.includes("pass") && !["triplet", "cuo"].includes(phase)) {
+    if (phase === "maidi" || phase === "dingdi") {
+      const help = el("div", "help big stakes-help");
+      help.dataset.testid = "stake-prompt";
+      const text = phase === "maidi" ? t("maidi_help") : view.stakes?.maidi ? t("dingdi_help_bought") : t("dingdi_help");
+      help.appendChild(el("span", "", text));
+      prompt.appendChild(help);
+      prompt.appendChild(el("div", "help", t(`${phase}_detail`, { n: view.base })));
+      actions.appendChild(button(t(phase), "go", () => ui.act(phase), `act-${phase}`));
+      actions.appendChild(button(t(`no_${phase}`), "pass", () => ui.act("pass"), "act-pass"));
+    }
+    if (legal.includes("pass") && !["triplet", "cuo", "maidi", "dingdi"].includes(phase)) {
       actions.appendChild(button(t("pass"), "pass", () => ui.act("pass"), "act-pass"));
     }
   }
@@ -292,7 +369,8 @@ export function renderTable(root, ui) {
   const row = el("div", "handrow");
   const myMeldsFresh = prev && (prev.melds?.[me]?.length || 0) < (view.melds?.[me]?.length || 0);
   row.appendChild(meldsEl(view.melds?.[me] || [], myMeldsFresh));
-  const hand = el("div", "hand mine");
+  const readyBy = new Set(Object.keys(view.hints?.after_discard || {}));
+  hand = el("div", "hand mine");
   hand.dataset.testid = "my-hand";
   const drawnFresh = drawn && !(prev && prev.drawn === drawn && prev.phase === "turn" && prev.version < view.version && parseTiles(prev.hand).length === parseTiles(view.hand).length);
   display.forEach((tile, i) => {
@@ -307,12 +385,16 @@ export function renderTable(root, ui) {
       can ? "can" : mine && phase === "turn" ? "dim" : "",
       ui.selected.has(i) ? "selected" : "",
       ui.riichi && riichiable.has(tile) ? "riichi-ok" : "",
+      can && phase === "turn" && readyBy.has(tile) ? "ready" : "",
+      tile === view.caishen ? "caishen" : "",
+      TOUCH && can && ui.hover === tile ? "picked" : "",
     ];
     const img = tileImg(tile, cls.filter(Boolean).join(" "));
     img.dataset.index = String(i);
+    if (cls.includes("ready")) img.title = t("ready_tip");
     if (can) {
-      img.addEventListener("click", () => onTile(tile, i));
-      if (phase === "turn") {
+      img.addEventListener("click", () => onTile(tile, i, img));
+      if (phase === "turn" && !TOUCH) {
         img.addEventListener("mouseenter", () => ui.setHover(tile));
         img.addEventListener("mouseleave", () => ui.setHover(null));
       }

@@ -1,5 +1,5 @@
-// Tiles in mpsz notation ("5m", "7z", "3f"), their images, sorting, and a small wait finder for hints.
-// The client never decides legality (the server's `legal` list does); waits here are only a hint.
+// Tiles in mpsz notation ("5m", "7z", "3f"), their images and sorting. The client never decides legality
+// (the server's `legal` list does) nor computes waits (the server's `view.hints` carry them, with their worth).
 
 const SUITS = "mpsz";
 
@@ -72,87 +72,4 @@ export function tileRow(tiles, cls = "") {
   span.className = "tilerow";
   for (const x of tiles) span.appendChild(tileImg(x, cls));
   return span;
-}
-
-// ---------------------------------------------------------------------------- wait finder
-
-/** Can these counts be split into sets only (pungs and chows)? Mutates and restores `counts`. */
-function isSets(counts) {
-  let i = 0;
-  while (i < 34 && counts[i] === 0) i++;
-  if (i === 34) return true;
-  if (counts[i] >= 3) {
-    counts[i] -= 3;
-    const ok = isSets(counts);
-    counts[i] += 3;
-    if (ok) return true;
-  }
-  if (i < 27 && i % 9 <= 6 && counts[i + 1] > 0 && counts[i + 2] > 0) {
-    counts[i]--;
-    counts[i + 1]--;
-    counts[i + 2]--;
-    const ok = isSets(counts);
-    counts[i]++;
-    counts[i + 1]++;
-    counts[i + 2]++;
-    if (ok) return true;
-  }
-  return false;
-}
-
-function isComplete(counts, concealedSize) {
-  const c = counts.slice();
-  if (isRegularAnyPair(c)) return true;
-  if (concealedSize === 14) {
-    let pairs = 0;
-    for (const n of counts) pairs += Math.floor(n / 2);
-    if (pairs === 7 && counts.every((n) => n % 2 === 0)) return true;
-    const orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
-    if (orphans.every((k) => counts[k] > 0) && orphans.reduce((s, k) => s + counts[k], 0) === 14) return true;
-  }
-  return false;
-}
-
-function isRegularAnyPair(c) {
-  // try every pair: simple and exact
-  for (let p = 0; p < 34; p++) {
-    if (c[p] >= 2) {
-      c[p] -= 2;
-      const ok = isSets(c);
-      c[p] += 2;
-      if (ok) return true;
-    }
-  }
-  return false;
-}
-
-/** Kinds that would complete a concealed part of 3n+1 tiles (regular shape, seven pairs, orphans). */
-export function findWaits(concealed) {
-  if (concealed.length % 3 !== 1) return [];
-  const counts = new Array(34).fill(0);
-  for (const x of concealed) {
-    const k = kindIndex(x);
-    if (k >= 0) counts[k]++;
-  }
-  const waits = [];
-  for (let k = 0; k < 34; k++) {
-    counts[k]++;
-    if (isComplete(counts, concealed.length + 1)) waits.push(kindName(k));
-    counts[k]--;
-  }
-  return waits;
-}
-
-/** How many copies of each kind this seat has not seen (copies − visible ones). */
-export function unseenCounts(view, copies = 4) {
-  const seen = new Array(34).fill(0);
-  const add = (x) => {
-    const k = x ? kindIndex(x) : -1;
-    if (k >= 0) seen[k]++;
-  };
-  parseTiles(view.hand).forEach(add);
-  for (const river of view.discards || []) river.forEach(add);
-  for (const melds of view.melds || []) for (const m of parseMelds(melds)) m.tiles.forEach(add);
-  (view.revealed || []).forEach(add);
-  return seen.map((n) => Math.max(0, copies - n));
 }
