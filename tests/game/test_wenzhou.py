@@ -303,3 +303,17 @@ def test_wild_win_detection_equals_brute_force(seed: int) -> None:
                 c[t] += 1
             expected = naive.is_regular_win(tuple(c))
         assert mine == expected, (hand, jokers)
+
+
+def test_three_caishen_in_play() -> None:
+    """三财神: holding the three 财神 in play wins at once (here on the dealer's first turn)."""
+    r = rules(maidi_enabled=False)
+    deck = build_wenzhou_deck(r, "tc", "999p123m456m789m123s44z", "111m234p567p678p23s6z5m", flip="9p")
+    state = new_hand(r, "tc", dealer=0, deck=deck)
+    assert "win" in legal(state, 0)
+    apply(state, 0, "win")
+    res = state.result
+    assert res is not None and res["winner"] == 0
+    assert "three_caishen" in {f["id"] for f in res["fans"]}
+    assert res["deltas"][0] > 0 and sum(res["deltas"]) == 0
+    assert verify(json.loads(json.dumps(to_record(state)))) == []
