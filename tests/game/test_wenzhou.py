@@ -317,3 +317,52 @@ def test_three_caishen_in_play() -> None:
     assert "three_caishen" in {f["id"] for f in res["fans"]}
     assert res["deltas"][0] > 0 and sum(res["deltas"]) == 0
     assert verify(json.loads(json.dumps(to_record(state)))) == []
+
+
+def test_dandiao_after_five_claims_in_play() -> None:
+    """单吊: five pungs reduce the hand to its last tile, and that tile wins (RULES §3.5, seed page 002)."""
+    r = rules(maidi_enabled=False)
+    dealer = "1m2m3m4m6m3s5p5p5p7p7p7p8p8p8p2p2p"
+    other = "11m22m33m44m66m1s5s6s7s8s3s"
+    deck = build_wenzhou_deck(r, "dd", dealer, other, draws="1p4p4p6p6p", flip="9s")
+    state = new_hand(r, "dd", dealer=0, deck=deck)
+    for claimed, fodder in zip(("1m", "2m", "3m", "4m", "6m"), ("1s", "5s", "6s", "7s", "8s"), strict=True):
+        apply(state, 0, f"discard {claimed}")
+        assert "pung" in legal(state, 1), (claimed, legal(state, 1))
+        apply(state, 1, "pung")
+        apply(state, 1, f"discard {fodder}")
+        if state.phase is Phase.CLAIM:
+            apply(state, 0, "pass")
+        assert state.actor == 0 and state.phase is Phase.TURN
+    assert state.seats[1].size == 1 and len(state.seats[1].melds) == 5
+    apply(state, 0, "discard 3s")
+    assert "win" in legal(state, 1)
+    apply(state, 1, "win")
+    res = state.result
+    assert res is not None and res["winner"] == 1
+    assert "dandiao" in {f["id"] for f in res["fans"]} and res["multiplier"] == 4
+    assert verify(json.loads(json.dumps(to_record(state)))) == []
+
+
+def test_robbing_an_added_kong_in_play() -> None:
+    """抢杠: the non-dealer adds the 4th 1m to its pung; the dealer, waiting on 1m, robs it."""
+    r = rules(maidi_enabled=False)
+    dealer = "1m2m3m555p777p888p22p345s"
+    other = "11m4s6s8s1p3p6m8m1s2s3s5s7s4m5m"
+    deck = build_wenzhou_deck(r, "rb", dealer, other, draws="9m1m", flip="9s")
+    state = new_hand(r, "rb", dealer=0, deck=deck)
+    apply(state, 0, "discard 1m")
+    apply(state, 1, "pung")
+    apply(state, 1, "discard 1s")
+    assert state.actor == 0 and state.drawn == parse_tile("9m")
+    apply(state, 0, "discard 9m")
+    assert state.actor == 1 and state.drawn == parse_tile("1m") and "akong 1m" in legal(state, 1)
+    apply(state, 1, "akong 1m")
+    assert state.phase is Phase.ROB and sorted(legal(state, 0)) == ["pass", "win"]
+    apply(state, 0, "win")
+    res = state.result
+    assert res is not None and res["winner"] == 0 and res["how"] == "rob"
+    assert [m.to_notation() for m in state.seats[1].melds] == [
+        "(111m)"
+    ]  # the robbed kong goes back to a pung
+    assert verify(json.loads(json.dumps(to_record(state)))) == []
