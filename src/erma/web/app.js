@@ -580,15 +580,19 @@ requestAnimationFrame(frame);
 
 // ------------------------------------------------------------------------------ settlement
 
-function handEl(text) {
+/** A hand as the result shows it; 温州's 财神 (`caishen`) glow. */
+function handEl(text, caishen = null) {
   const h = parseHand(text);
   const box = el("div", "showhand");
+  const img = (x) => tileImg(x, x === caishen ? "sm caishen" : "sm");
   for (const m of h.melds) {
     const g = el("span", "meld");
-    m.tiles.forEach((x) => g.appendChild(tileImg(x, "sm")));
+    m.tiles.forEach((x) => g.appendChild(img(x)));
     box.appendChild(g);
   }
-  box.appendChild(tileRow(sortTiles(h.concealed), "sm"));
+  const row = el("span", "tilerow");
+  sortTiles(h.concealed).forEach((x) => row.appendChild(img(x)));
+  box.appendChild(row);
   if (h.win) {
     const w = el("span", "wintile");
     w.appendChild(tileImg(h.win, "sm glow"));
@@ -636,7 +640,7 @@ function renderSettle() {
 
   if (r.reason === "win") {
     root.appendChild(el("h3", "", t("win_hand")));
-    root.appendChild(handEl(r.hand));
+    root.appendChild(handEl(r.hand, S.view?.caishen));
     const table = el("table", "fans");
     table.dataset.testid = "fans";
     const thead = el("tr");
@@ -702,7 +706,7 @@ function renderSettle() {
     r.hands.forEach((h, i) => {
       const line = el("div", "handline");
       line.appendChild(el("span", "who", nameOf(i)));
-      line.appendChild(handEl(h));
+      line.appendChild(handEl(h, S.view?.caishen));
       hands.appendChild(line);
     });
     root.appendChild(hands);
