@@ -459,3 +459,40 @@ def test_a_wenzhou_hand_by_clicks(page: Page) -> None:
     assert f"底 {won['base']} × {won['multiplier']}" in text and f"= {won['win_points']}" in text
     p.page.wait_for_timeout(300)
     p.shot("settlement-wenzhou", full_page=True)
+
+
+def test_touch_first_tap_picks_second_discards(browser: Any, web_server: Any) -> None:
+    """A touch screen (no hover): a first tap picks a tile (raised, its hints shown), a second discards it."""
+    p = Page(browser, web_server.url, width=390, height=844)
+    p.context.close()
+    p.context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="zh-CN", has_touch=True, is_mobile=True
+    )
+    p.page = p.context.new_page()
+    p.page.on("console", lambda m: m.type == "error" and p.errors.append(m.text))
+    p.page.on("pageerror", lambda e: p.errors.append(f"uncaught: {e}"))
+    try:
+        assert p.page.evaluate("() => matchMedia('(hover: none)').matches")
+        enter_as_guest(p)
+        play_bot(p, "web-plain")
+        st = wait_my_turn(p)
+        while st["phase"] != "turn":
+            move(p, st)
+            p.page.wait_for_timeout(100)
+            st = wait_my_turn(p)
+        me = p.page.evaluate("() => window.erma.state.view.seat")
+        before = len(st["discards"][me])
+        tile = p.page.locator("[data-testid=my-hand] .tile.can >> nth=0")
+        kind = tile.get_attribute("data-tile")
+        tile.tap()
+        p.page.wait_for_selector(f"[data-testid=my-hand] .tile.picked[data-tile='{kind}']")
+        assert strip(p)["mode"] == "after"
+        assert len(state(p)["discards"][me]) == before  # not yet discarded
+        p.page.locator(f"[data-testid=my-hand] .tile.picked[data-tile='{kind}']").tap()
+        p.page.wait_for_function(
+            f"() => window.erma.state.view.discards[{me}].length > {before}", timeout=10000
+        )
+        assert state(p)["discards"][me][-1] == kind
+    finally:
+        p.close()
+    assert p.errors == [], f"console errors: {p.errors}"

@@ -262,7 +262,7 @@ export function renderTable(root, ui) {
 
   // tile clicks: discard, or select (exchange / triplet)
   const onTile = (tile, index, img) => {
-    if (TOUCH && phase === "turn" && mine && ui.hover !== tile && (ui.riichi ? riichiable : discardable).has(tile)) {
+    if (TOUCH && phase === "turn" && mine && !img.classList.contains("picked") && (ui.riichi ? riichiable : discardable).has(tile)) {
       // no hover on a touch screen: the first tap picks the tile and shows what discarding it leaves
       hand.querySelectorAll(".tile.picked").forEach((x) => x.classList.remove("picked"));
       img.classList.add("picked");
