@@ -136,30 +136,47 @@ _REFERENCE_FIELDS = (
 """The fields :func:`_reference_context` sets; every other field takes its default."""
 
 
-def _slot_setters() -> (
-    tuple[
-        tuple[Callable[[WinContext, object], None], ...], tuple[tuple[Callable[..., None], object, bool], ...]
-    ]
-    | None
-):
-    """Slot setters of the reference fields and (setter, default or factory, is factory) of the others;
-    None if some other field has no default (then :func:`_reference_context` is not used)."""
-    fields = dataclasses.fields(WinContext)
-    setter = {f.name: WinContext.__dict__[f.name].__set__ for f in fields}
-    rest = []
-    for f in fields:
+_REFERENCE_ARGS = (
+    "melds",
+    "concealed",
+    "win",
+    "self_drawn",
+    "fourth_tile",
+    "about_kong",
+    "wall_last",
+    "seat",
+    "prevalent",
+    "flowers",
+    "flower_count",
+)
+"""The arguments of :func:`_reference_context`, in order (``is_dealer`` is ``seat == 0``)."""
+
+
+def _slot_filler() -> Callable[..., WinContext] | None:
+    """A function of :data:`_REFERENCE_ARGS` filling a new WinContext's slots directly, one setter call a
+    field written out (the other fields get their defaults); None if some other field has no default."""
+    ns: dict[str, object] = {"_new": object.__new__, "_cls": WinContext}
+    body = []
+    for i, f in enumerate(dataclasses.fields(WinContext)):
+        ns[f"_s{i}"] = WinContext.__dict__[f.name].__set__
         if f.name in _REFERENCE_FIELDS:
-            continue
-        if f.default is not dataclasses.MISSING:
-            rest.append((setter[f.name], f.default, False))
+            i_ref = _REFERENCE_FIELDS.index(f.name)
+            value = "seat == 0" if f.name == "is_dealer" else _REFERENCE_ARGS[i_ref]
+        elif f.default is not dataclasses.MISSING:
+            ns[f"_d{i}"] = f.default
+            value = f"_d{i}"
         elif f.default_factory is not dataclasses.MISSING:
-            rest.append((setter[f.name], f.default_factory, True))
+            ns[f"_d{i}"] = f.default_factory
+            value = f"_d{i}()"
         else:
             return None
-    return tuple(setter[n] for n in _REFERENCE_FIELDS), tuple(rest)
+        body.append(f"    _s{i}(ctx, {value})")
+    head = f"def fill({', '.join(_REFERENCE_ARGS)}):"
+    exec("\n".join([head, "    ctx = _new(_cls)", *body, "    return ctx"]), ns)  # the dataclass's own fields
+    return ns["fill"]  # type: ignore[return-value]
 
 
-_SETTERS = _slot_setters()
+_FILL = _slot_filler()
 
 
 def _reference_context(
@@ -177,40 +194,23 @@ def _reference_context(
 ) -> WinContext:
     """A WinContext of the reference's keys (the others take their defaults, ``is_dealer`` is seat 0),
     without the frozen dataclass's per-field ``object.__setattr__`` calls: the slots are filled directly."""
-    if _SETTERS is None:
-        return WinContext(
-            melds=melds,
-            concealed=concealed,
-            win_tile=win,
-            self_drawn=self_drawn,
-            fourth_tile=fourth_tile,
-            about_kong=about_kong,
-            wall_last=wall_last,
-            seat_wind=seat,
-            prevalent_wind=prevalent,
-            flowers=flowers,
-            flower_count=flower_count,
-            is_dealer=seat == 0,
-        )
-    ctx = object.__new__(WinContext)
-    s_melds, s_conc, s_win, s_self, s_fourth, s_kong, s_wall, s_seat, s_prev, s_fl, s_count, s_dealer = (
-        _SETTERS[0]
+    if _FILL is not None:
+        args = (melds, concealed, win, self_drawn, fourth_tile, about_kong, wall_last, seat, prevalent)
+        return _FILL(*args, flowers, flower_count)
+    return WinContext(
+        melds=melds,
+        concealed=concealed,
+        win_tile=win,
+        self_drawn=self_drawn,
+        fourth_tile=fourth_tile,
+        about_kong=about_kong,
+        wall_last=wall_last,
+        seat_wind=seat,
+        prevalent_wind=prevalent,
+        flowers=flowers,
+        flower_count=flower_count,
+        is_dealer=seat == 0,
     )
-    s_melds(ctx, melds)
-    s_conc(ctx, concealed)
-    s_win(ctx, win)
-    s_self(ctx, self_drawn)
-    s_fourth(ctx, fourth_tile)
-    s_kong(ctx, about_kong)
-    s_wall(ctx, wall_last)
-    s_seat(ctx, seat)
-    s_prev(ctx, prevalent)
-    s_fl(ctx, flowers)
-    s_count(ctx, flower_count)
-    s_dealer(ctx, seat == 0)
-    for put, d, factory in _SETTERS[1]:
-        put(ctx, d() if factory else d)  # type: ignore[operator]
-    return ctx
 
 
 _MPSZ_FAST = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
@@ -257,7 +257,7 @@ def _tiles(value: object, where: str) -> list[Tile]:
         return parse(value)
     if isinstance(value, list | tuple):
         try:
-            return [_TOKEN[v] for v in value]
+            return list(map(_TOKEN.__getitem__, value))
         except (KeyError, TypeError):  # spaces, other notations or a wrong value: the checked path
             return [_tile(v, where) for v in value]
     raise InvalidHandError(f"{where}: expected a notation string or a list of tiles, not {value!r}")
@@ -339,7 +339,7 @@ def read_record(record: object) -> WinContext:
     packs = record["packs"]
     if not isinstance(packs, list | tuple) or len(packs) > 4:
         raise InvalidHandError(f"packs must be a list of at most 4 packs, not {packs!r}")
-    melds = tuple([_meld(p, i) for i, p in enumerate(packs)])
+    melds = tuple([_meld(p, i) for i, p in enumerate(packs)]) if packs else ()
     concealed = _tiles(record["hand"], "hand")
     win = _TOKEN.get(record["win_tile"], -1) if type(record["win_tile"]) is str else -1
     if win < 0:
@@ -373,8 +373,12 @@ def read_record(record: object) -> WinContext:
         if count != len(flowers):
             raise InvalidHandError(f"flower_count {count} does not match flowers {to_mpsz(flowers)!r}")
     else:
-        count = _int(record, "flower_count", 0, 8)
-    seat = _int(record, "seat_wind", 0, 3)
+        count = record.get("flower_count", 0)
+        if type(count) is not int or not 0 <= count <= 8:
+            count = _int(record, "flower_count", 0, 8)
+    seat = record.get("seat_wind", 0)
+    if type(seat) is not int or not 0 <= seat <= 3:
+        seat = _int(record, "seat_wind", 0, 3)
     if _OPTIONAL_KEYS.isdisjoint(record):  # the reference's keys only: skip the two-player context
         get = record.get
         sd = get("is_self_drawn", False)
@@ -391,6 +395,8 @@ def read_record(record: object) -> WinContext:
             and 0 <= prevalent <= 3
         ):
             concealed.sort()
+            if _FILL is not None:
+                return _FILL(melds, tuple(concealed), win, sd, ft, ak, wl, seat, prevalent, flowers, count)
             return _reference_context(
                 melds, tuple(concealed), win, sd, ft, ak, wl, seat, prevalent, flowers, count
             )

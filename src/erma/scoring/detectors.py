@@ -61,6 +61,9 @@ from erma.scoring.readings import (
     F_TERMINALS_ONLY,
     F_THREE_SUITS,
     F_TWO_SUITS,
+    F_WAIT_CLOSED,
+    F_WAIT_EDGE,
+    F_WAIT_SINGLE,
     F_WAIT_SPOT,
     F_WALL_LAST,
     F_WIND_PUNG,
@@ -531,9 +534,9 @@ def _wait(kind: int) -> Detector:
     return detect
 
 
-fan("edge_wait", SET_SHAPES, F_WAIT_SPOT)(_wait(1))  # 边张 Edge Wait (unique)
-fan("closed_wait", SET_SHAPES, F_WAIT_SPOT)(_wait(2))  # 嵌张 Closed Wait (unique)
-fan("single_wait", SET_SHAPES, F_WAIT_SPOT)(_wait(3))  # 单钓将 Single Wait (unique)
+fan("edge_wait", SET_SHAPES, F_WAIT_SPOT | F_WAIT_EDGE)(_wait(1))  # 边张 Edge Wait (unique)
+fan("closed_wait", SET_SHAPES, F_WAIT_SPOT | F_WAIT_CLOSED)(_wait(2))  # 嵌张 Closed Wait (unique)
+fan("single_wait", SET_SHAPES, F_WAIT_SPOT | F_WAIT_SINGLE)(_wait(3))  # 单钓将 Single Wait (unique)
 
 
 # ------------------------------------------------------------------------------ the situation

@@ -211,15 +211,17 @@ def total(fans: Fans, plan: Plan) -> int:
     keys: Iterable[str] = fans
     if plan.limits and not plan.limits.isdisjoint(fans):
         keys = [k for k in fans if k in plan.limits]
-    pts = 0
-    for k in keys:
-        pts += value[k] * len(fans[k]) if k in per_instance else value[k]
+    pts = sum(map(value.__getitem__, keys))  # one instance each, summed in C
+    for k in per_instance.intersection(keys):  # the rest of the per-instance fans' instances
+        pts += value[k] * (len(fans[k]) - 1)
     return pts
 
 
 def score_view(view: HandView, plan: Plan) -> tuple[Fans, int]:
     """Steps 2–4 for one reading: its fans after exclusions (and the fallback) and its total."""
-    fans = exclude(detect(view, plan), plan)
+    fans = detect(view, plan)
+    if not plan.excluders.isdisjoint(fans):
+        fans = exclude(fans, plan)
     limits = plan.limits
     if limits and not limits.isdisjoint(fans):
         fans = {k: v for k, v in fans.items() if k in limits}  # 役满: the limit fans alone
@@ -298,6 +300,24 @@ def _hit_text(hit: Hit) -> str:
         return " ".join(filter(None, map(part_text, hit)))
 
 
+_HIT_TEXTS: dict[Hit, str] = {}
+"""Memo: the text of a hit of one to three sets or pairs (parts of a hand, never a whole one)."""
+
+
+def _text_of(hit: Hit, whole: tuple[int, ...], view: HandView) -> str:
+    """The text of one instance: the hand's own text for a whole-hand hit, else memoised or built."""
+    if len(hit) == 1 and hit[0] is whole:
+        return view.facts.text or part_text(whole)
+    text = _HIT_TEXTS.get(hit)
+    if text is None:
+        text = _hit_text(hit)
+        if len(hit) <= 3 and all(len(p) <= 4 for p in hit):
+            if len(_HIT_TEXTS) > 1 << 16:  # a bound far above what hands produce
+                _HIT_TEXTS.clear()
+            _HIT_TEXTS[hit] = text
+    return text
+
+
 def best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, int] | None:
     """Step 5: the reading with the highest total, with the table's tie-breaks (就高不就低)."""
     chosen: tuple[HandView, Fans, int] | None = None
@@ -306,6 +326,10 @@ def best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, int] | None
     prefer = plan.table.prefer
     if plan.table.shapes is not None:
         views = [v for v in views if v.shape in plan.table.shapes]
+    if len(views) == 1:  # most hands: one reading, nothing to compare
+        v = views[0]
+        fans, pts = score_view(v, plan)
+        return v, fans, pts
     for i, v in enumerate(views):
         fans, pts = score_view(v, plan)
         if pts > top or (pts == top and (yielding or any(k in fans for k in prefer))):
@@ -329,28 +353,28 @@ def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
     scored = tuple(
         [
             ScoredFan(k, rows[k].name_zh, rows[k].name_en, rows[k].value, n, tuple(tiles))
-            for k, n, tiles in _fan_texts(fans, plan)
+            for k, n, tiles in _fan_texts(fans, plan, view)
         ]
     )
     cap = plan.table.cap
     return ScoreResult(scored, pts, min(pts, cap) if cap else pts, view.describe())
 
 
-def _fan_texts(fans: Fans, plan: Plan) -> list[tuple[str, int, list[str]]]:
+def _fan_texts(fans: Fans, plan: Plan, view: HandView) -> list[tuple[str, int, list[str]]]:
     """(id, count, the tiles of each counted instance) of a reading's fans, in table order."""
     per_instance = plan.per_instance
-    texts = PART_TEXTS
+    texts = _HIT_TEXTS
+    whole = view.facts.tiles
     out = []
     for k in sorted(fans, key=plan.order.__getitem__) if len(fans) > 1 else fans:
         hits = fans[k]
-        n = len(hits) if k in per_instance else 1
-        if n == 1 and hits:
+        if k in per_instance:
+            out.append((k, len(hits), [texts.get(h) or _text_of(h, whole, view) for h in hits]))
+        elif hits:
             h = hits[0]
-            text = texts.get(h[0]) if len(h) == 1 and len(h[0]) <= 4 else None  # a set or tile seen before
-            tiles = [text if text is not None else _hit_text(h)]
+            out.append((k, 1, [texts.get(h) or _text_of(h, whole, view)]))
         else:
-            tiles = [_hit_text(h) for h in hits[:n]]
-        out.append((k, n, tiles))
+            out.append((k, 1, []))
     return out
 
 
@@ -373,7 +397,20 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
         return {"error": "not_win", "message": f"{ctx.to_notation()} is not a winning hand"}
     view, fans, pts = found
     heads = plan.heads
-    out = [{**heads[k], "count": n, "tiles": tiles} for k, n, tiles in _fan_texts(fans, plan)]
+    per_instance = plan.per_instance
+    texts = _HIT_TEXTS
+    whole = view.facts.tiles
+    out = []
+    for k in sorted(fans, key=plan.order.__getitem__) if len(fans) > 1 else fans:  # as _fan_texts
+        hits = fans[k]
+        if k in per_instance:
+            tiles = [texts.get(h) or _text_of(h, whole, view) for h in hits]
+            out.append({**heads[k], "count": len(hits), "tiles": tiles})
+        elif hits:
+            h = hits[0]
+            out.append({**heads[k], "count": 1, "tiles": [texts.get(h) or _text_of(h, whole, view)]})
+        else:
+            out.append({**heads[k], "count": 1, "tiles": []})
     cap = plan.table.cap
     return {
         "fans": out,

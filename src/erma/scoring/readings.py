@@ -113,6 +113,13 @@ F_SUITED_PAIR: Final = 1 << 33
 """The pair is suited."""
 F_WAIT_SPOT: Final = 1 << 37
 """The winning tile may make a wait fan: it sits in a standing chow or the pair (always for 组合龙)."""
+F_WAIT_EDGE: Final = 1 << 38
+"""The reading's wait fan is 边张 (a unique wait; implies F_WAIT_SPOT)."""
+F_WAIT_CLOSED: Final = 1 << 39
+"""The reading's wait fan is 嵌张 (a unique wait; implies F_WAIT_SPOT)."""
+F_WAIT_SINGLE: Final = 1 << 40
+"""The reading's wait fan is 单钓将 (a unique wait; implies F_WAIT_SPOT)."""
+_F_WAIT: Final = (0, F_WAIT_EDGE, F_WAIT_CLOSED, F_WAIT_SINGLE)
 F_EDGE_PAIR: Final = 1 << 34
 """The pair is a terminal or an honour."""
 F_WIND_PUNG: Final = 1 << 35
@@ -213,6 +220,10 @@ class HandFacts:
     """The kinds present, one bit a kind (bit t for kind t)."""
     features: int = 0
     """The hand facts (``F_*`` bits up to F_RANKS_6_9) that hold."""
+    full_key: int = 0
+    """Every tile of the hand (declared sets too), packed 4 bits a kind."""
+    text: str = ""
+    """The whole hand in mpsz (``part_text(tiles)``), joined from per-suit texts; "" if not given."""
     _unique_wait: bool | None = field(default=None, repr=False)
 
     @property
@@ -260,7 +271,7 @@ class HandView:
     def describe(self) -> str:
         """The reading in mpsz, sets then pair: ``123m 123m 123m 789p 55z``."""
         if self.shape in (SEVEN_PAIRS, THIRTEEN_ORPHANS, HONORS_KNITTED):
-            return part_text(self.facts.tiles)
+            return self.facts.text or part_text(self.facts.tiles)
         parts = [
             _KIND_TEXT[g.kind][g.tile] if g.size == 4 or g.kind != KONG else part_text(g.tiles)
             for g in self.sets
@@ -493,6 +504,8 @@ _FACTS_ORDER: Final = [
     "key",
     "mask",
     "features",
+    "full_key",
+    "text",
 ]
 _VIEW_ORDER: Final = [
     "facts",
@@ -513,50 +526,93 @@ if [f.name for f in fields(HandFacts)][: len(_FACTS_ORDER)] != _FACTS_ORDER or [
     raise RuntimeError("HandFacts / HandView fields were reordered: update hand_facts and _view")
 
 
+_SuitInfo = tuple[tuple[int, ...], tuple[Tile, ...], tuple[Tile, ...], int, int, str]
+"""Of one group's counts: (counts, tiles, kinds, presence bits, largest count, mpsz text)."""
+_SUIT_INFO: dict[int, _SuitInfo] = {}
+"""Memo: a group's slice of a packed count key (4 bits a kind), shifted left 2, or its group index → info."""
+_GROUP_LEN: Final = (9, 9, 9, 7)
+
+
+def _suit_info(mk: int) -> _SuitInfo:
+    """The :data:`_SuitInfo` of memo key ``mk`` (group slice << 2 | group index), computed and stored."""
+    gi = mk & 3
+    k = mk >> 2
+    base = 9 * gi
+    counts = tuple([(k >> (4 * i)) & 15 for i in range(_GROUP_LEN[gi])])
+    tiles = tuple([base + i for i, n in enumerate(counts) for _ in range(n)])
+    kinds = tuple([base + i for i, n in enumerate(counts) if n])
+    bits = sum(1 << i for i, n in enumerate(counts) if n)
+    got = (counts, tiles, kinds, bits, max(counts), part_text(tiles) if tiles else "")
+    if len(_SUIT_INFO) > 1 << 17:  # a bound far above what hands produce
+        _SUIT_INFO.clear()
+    _SUIT_INFO[mk] = got
+    return got
+
+
+_SET_KEY: Final = (
+    tuple(INC[t] + INC[t + 1] + INC[t + 2] if t + 2 < NUM_KINDS else 0 for t in range(NUM_KINDS)),
+    tuple(3 * INC[t] for t in range(NUM_KINDS)),
+)
+"""Packed counts of a chow (by lowest tile) and of a pung."""
+
+
 def hand_facts(ctx: WinContext) -> HandFacts:
     """The shared facts of a hand, with the reference's corrections of the win flags."""
-    standing = [0] * NUM_KINDS
     win = ctx.win_tile
     key = sum(map(_INC.__getitem__, ctx.concealed), _INC[win])
-    for t in ctx.concealed:
-        standing[t] += 1
-    standing[win] += 1
-    counts = standing[:]
-    all_tiles = [*ctx.concealed, win]
-    declared = tuple([_declared_of(m) for m in ctx.melds]) if ctx.melds else ()
+    info = _SUIT_INFO
     has_kong = False
-    for g in declared:
-        t = g.tile
-        if g.kind == CHOW:
-            counts[t] += 1
-            counts[t + 1] += 1
-            counts[t + 2] += 1
-            all_tiles += (t, t + 1, t + 2)
-        else:
-            n = 3
-            if g.kind == KONG:
+    melded_sets = 0
+    if ctx.melds:
+        declared = tuple([_declared_of(m) for m in ctx.melds])
+        full = key
+        for g in declared:
+            kind = g.kind
+            if kind == KONG:
                 has_kong = True
-                n = g.size
-            counts[t] += n
-            all_tiles += (t,) * n
-    all_tiles.sort()
-    kinds = sorted(set(all_tiles))
-    mask = sum(map(_BIT.__getitem__, kinds))
+                full += g.size * _INC[g.tile]
+            else:
+                full += _SET_KEY[kind][g.tile]
+            if g.melded:
+                melded_sets += 1
+        k = key & SUIT_MASK
+        a0 = info.get(k << 2) or _suit_info(k << 2)
+        k = (key >> 36) & SUIT_MASK
+        a1 = info.get(k << 2 | 1) or _suit_info(k << 2 | 1)
+        k = (key >> 72) & SUIT_MASK
+        a2 = info.get(k << 2 | 2) or _suit_info(k << 2 | 2)
+        k = key >> 108
+        a3 = info.get(k << 2 | 3) or _suit_info(k << 2 | 3)
+        standing = [*a0[0], *a1[0], *a2[0], *a3[0]]
+    else:
+        declared = ()
+        full = key
+    k = full & SUIT_MASK
+    m0 = info.get(k << 2) or _suit_info(k << 2)
+    k = (full >> 36) & SUIT_MASK
+    m1 = info.get(k << 2 | 1) or _suit_info(k << 2 | 1)
+    k = (full >> 72) & SUIT_MASK
+    m2 = info.get(k << 2 | 2) or _suit_info(k << 2 | 2)
+    k = full >> 108
+    m3 = info.get(k << 2 | 3) or _suit_info(k << 2 | 3)
+    counts = [*m0[0], *m1[0], *m2[0], *m3[0]]
+    if not declared:
+        standing = counts[:]
+    s0 = m0[3]
+    s1 = m1[3]
+    s2 = m2[3]
+    h = m3[3]
+    mask = s0 | s1 << 9 | s2 << 18 | h << 27
     fixed_win = counts[win] - standing[win]
     last = (ctx.fourth_tile and standing[win] == 1) or fixed_win == ctx.copies - 1
     kong = ctx.about_kong
     if kong:
         kong = has_kong if ctx.self_drawn else fixed_win == 0 and standing[win] == 1
-    s0 = mask & 0x1FF
-    s1 = (mask >> 9) & 0x1FF
-    s2 = (mask >> 18) & 0x1FF
-    h = mask >> 27
     rm = s0 | s1 | s2
     suits = (s0 != 0) + (s1 != 0) + (s2 != 0)
     f = _SUIT_ALL[0][s0] & _SUIT_ALL[1][s1] & _SUIT_ALL[2][s2] & _HONOR_ALL[h]
     f |= _HONOR_ANY[h] | _F_SUITS[suits] | _RANKS_FACTS[rm]
     f |= F_SELF_DRAWN if ctx.self_drawn else F_DISCARD
-    melded_sets = sum([g.melded for g in declared]) if declared else 0
     if melded_sets == 0:
         f |= F_CONCEALED
     elif melded_sets == 4:
@@ -571,14 +627,14 @@ def hand_facts(ctx: WinContext) -> HandFacts:
         f |= F_KONG_OR_ROBBING
     if ctx.flowers or ctx.flower_count:
         f |= F_FLOWERS
-    if max(counts) >= 4:
+    if m0[4] >= 4 or m1[4] >= 4 or m2[4] >= 4 or m3[4] >= 4:
         f |= F_FOUR_COPIES
     return HandFacts(  # positional, in field order (_FACTS_ORDER): much faster than keywords
         ctx,
         counts,
         standing,
-        tuple(all_tiles),
-        tuple(kinds),
+        m0[1] + m1[1] + m2[1] + m3[1],
+        m0[2] + m1[2] + m2[2] + m3[2],
         declared,
         melded_sets,
         ctx.self_drawn,
@@ -596,6 +652,8 @@ def hand_facts(ctx: WinContext) -> HandFacts:
         key,
         mask,
         f,
+        full,
+        m0[5] + m1[5] + m2[5] + m3[5],
     )
 
 
@@ -671,9 +729,14 @@ def _view(
             f |= F_EDGE_PAIR
     elif pair >= 27:
         f |= F_EDGE_PAIR
-    return HandView(  # positional, in field order (_VIEW_ORDER)
+    view = HandView(  # positional, in field order (_VIEW_ORDER)
         facts, shape, sets, pair, knitted, tuple(chows), tuple(pungs), cp, mk, ck, f
     )
+    if f & F_WAIT_SPOT:  # the wait fan is a fact of the reading: the wait detectors need it
+        w = view._wait = view._wait_kind()
+        if w:
+            view.features = f | _F_WAIT[w]
+    return view
 
 
 _KNITTED_MASKS: Final = tuple(sum(1 << t for t in seq) for seq in KNITTED_SEQUENCES)

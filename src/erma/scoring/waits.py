@@ -73,18 +73,26 @@ def _group_waits(counts: tuple[int, ...], suited: bool) -> tuple[tuple[int, int]
 _BOUNDS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 
 _MASK9 = (1 << 36) - 1
-_GroupInfo = tuple[int, tuple[tuple[int, int], ...]]
+_GroupInfo = tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]
+"""(flags, (index, flags) of each wait, the waits that complete a pair, the waits that complete sets only)."""
 _SUIT_INFO: dict[int, _GroupInfo] = {}
 _HONOR_INFO: dict[int, _GroupInfo] = {}
 
 
 def _info(key: int, suited: bool) -> _GroupInfo:
-    """(flags, waits) of a group key (4 bits a kind), memoised by the key."""
+    """(flags, waits, pair waits, set waits) of a group key (4 bits a kind), memoised by the key; waits
+    are indices within the group."""
     memo = _SUIT_INFO if suited else _HONOR_INFO
     got = memo.get(key)
     if got is None:
         counts = tuple((key >> (4 * i)) & 15 for i in range(9 if suited else 7))
-        got = memo[key] = (_flags(counts, suited), _group_waits(counts, suited))
+        waits = _group_waits(counts, suited)
+        got = memo[key] = (
+            _flags(counts, suited),
+            waits,
+            tuple(i for i, f in waits if f & _PAIR),
+            tuple(i for i, f in waits if f & _SETS),
+        )
     return got
 
 
@@ -119,27 +127,32 @@ def regular_waits_key(key: int, limit: int = 99) -> list[Tile]:
     i2 = _SUIT_INFO.get(k) or _info(k, True)
     k = key >> 108
     i3 = _HONOR_INFO.get(k) or _info(k, False)
+    f0, f1, f2, f3 = i0[0], i1[0], i2[0], i3[0]
+    if f0 and f1 and f2 and f3:
+        groups: tuple[int, ...] = (0, 1, 2, 3)
+    else:
+        broken = [gi for gi, f in ((0, f0), (1, f1), (2, f2), (3, f3)) if not f]
+        if len(broken) > 1:
+            return []  # two groups that cannot be completed as they are: one tile does not mend both
+        groups = (broken[0],)
     infos = (i0, i1, i2, i3)
-    flags = (i0[0], i1[0], i2[0], i3[0])
-    broken = [gi for gi in range(4) if not flags[gi]]
-    if len(broken) > 1:
-        return []  # two groups that cannot be completed as they are: one tile does not mend both
+    flags = (f0, f1, f2, f3)
     out: list[Tile] = []
-    for gi in broken or range(4):
-        others = flags[:gi] + flags[gi + 1 :]
-        a, b, c = others
-        all_sets = bool(a & b & c & _SETS)
-        one_pair = bool(
-            (a & _PAIR and b & c & _SETS) or (b & _PAIR and a & c & _SETS) or (c & _PAIR and a & b & _SETS)
-        )
-        if not (all_sets or one_pair):
+    for gi in groups:
+        a, b, c = flags[:gi] + flags[gi + 1 :]
+        # A group of 3k tiles splits into sets only, one of 3k + 2 into sets and a pair: never both, so
+        # "the others are all sets" and "one of the others holds the pair" exclude each other.
+        if a & b & c & _SETS:
+            found = infos[gi][2]  # this group takes the pair
+        elif (a & _PAIR and b & c & _SETS) or (b & _PAIR and a & c & _SETS) or (c & _PAIR and a & b & _SETS):
+            found = infos[gi][3]
+        else:
             continue
-        lo = 9 * gi
-        for i, f in infos[gi][1]:
-            if (f & _PAIR and all_sets) or (f & _SETS and one_pair):
-                out.append(lo + i)
-                if len(out) > limit:
-                    return out
+        if found:
+            lo = 9 * gi
+            out += [lo + i for i in found]
+            if len(out) > limit:
+                return out[: limit + 1]
     return out
 
 
