@@ -7,6 +7,7 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -157,11 +158,38 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    from erma.errors import RuleSetError
     from erma.server.app import serve
     from erma.server.config import Settings, load_rooms
 
+    extra: dict[str, Any] = {}
+    fields = {f.name: f for f in dataclasses.fields(Settings)}
+    for item in args.setting:
+        key, _, value = item.partition("=")
+        if key not in fields or key in ("extra", "host", "port", "db_url", "redis_url"):
+            raise RuleSetError(f"--setting {item!r}: unknown setting {key!r}")
+        default = getattr(Settings(), key)
+        try:
+            if isinstance(default, bool):
+                if value.lower() not in ("true", "false", "1", "0"):
+                    raise ValueError(value)
+                extra[key] = value.lower() in ("true", "1")
+            elif isinstance(default, int | float) and not isinstance(default, bool):
+                extra[key] = type(default)(value)
+            else:
+                extra[key] = value
+        except ValueError:
+            raise RuleSetError(f"--setting {item!r}: not a valid {type(default).__name__}") from None
+    if args.lease_ms is not None:
+        extra["lease_ms"] = args.lease_ms
     settings = Settings(
-        host=args.host, port=args.port, db_url=args.db, data_dir=args.data, rooms_file=args.rooms
+        host=args.host,
+        port=args.port,
+        db_url=args.db,
+        data_dir=args.data,
+        rooms_file=args.rooms,
+        redis_url=args.redis,
+        **extra,
     )
     load_rooms(settings.rooms_file)  # a bad rooms file stops here with one clear line
     serve(settings)
@@ -275,6 +303,19 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite in the data folder)")
     serve.add_argument("--data", default="data", help="data folder for the default SQLite database")
     serve.add_argument("--rooms", default=None, help="rooms file (TOML); default: the packaged rooms")
+    serve.add_argument(
+        "--redis",
+        default=None,
+        help="redis://HOST:PORT/DB: several processes share matchmaking, matches and routing (operations.md)",
+    )
+    serve.add_argument("--lease-ms", type=int, default=None, help="match ownership lease (default 3000)")
+    serve.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="any server setting (erma.server.config.Settings), e.g. time_scale=0.2 (repeatable)",
+    )
     serve.set_defaults(func=_cmd_serve)
 
     verify = sub.add_parser(

@@ -51,7 +51,12 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
 
         own = store is None
         st = store if store is not None else await Store.open(settings.db_url, settings.data_dir)
-        hub = Hub(settings, rooms, st)
+        backend: Any = None
+        if settings.redis_url:
+            from erma.server.redis_backend import RedisBackend
+
+            backend = RedisBackend(settings.redis_url, settings)
+        hub = Hub(settings, rooms, st, backend)
         await hub.start()
         state["hub"] = hub
         state["store"] = st
@@ -82,14 +87,22 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
 
     async def metrics(request: Request) -> Response:
         h = hub()
+        backend = "redis" if h.backend.distributed else "local"
         lines = [
+            "# TYPE erma_process_info gauge",
+            f'erma_process_info{{pid="{h.backend.pid}",backend="{backend}"}} 1',
             "# TYPE erma_sockets gauge",
             f"erma_sockets {len(h.connections)}",
             "# TYPE erma_matches gauge",
             f"erma_matches {len(h.tables)}",
+            "# TYPE erma_actions_per_second gauge",
+            f"erma_actions_per_second {h.actions_per_second():.2f}",
         ]
+        for key, gauge in sorted(h.backend.gauges().items()):
+            lines += [f"# TYPE erma_{key} gauge", f"erma_{key} {gauge}"]
         for key, value in sorted(h.metrics.items()):
             lines += [f"# TYPE erma_{key}_total counter", f"erma_{key}_total {value}"]
+        lines += h.latency.lines("erma_action_latency_ms")
         lines.append(f"erma_uptime_seconds {time.time() - h.started:.0f}")
         return PlainTextResponse("\n".join(lines) + "\n", media_type="text/plain; version=0.0.4")
 
@@ -209,8 +222,12 @@ def _account(account: Any) -> dict[str, Any]:
 
 def serve(settings: Settings) -> None:
     """Run the app with uvicorn until interrupted."""
+    import logging
+
     import uvicorn
 
+    if not logging.getLogger().handlers:  # structured per-match lines (erma.match) and warnings on stderr
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     app = create_app(settings)
     uvicorn.run(
         app,
@@ -220,4 +237,5 @@ def serve(settings: Settings) -> None:
         ws_per_message_deflate=False,
         log_level="info",
         lifespan="on",
+        timeout_graceful_shutdown=max(1, round(settings.shutdown_grace_s)),
     )

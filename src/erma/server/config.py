@@ -118,4 +118,12 @@ class Settings:
     """Turn timers; tests may turn them off."""
     time_scale: float = 1.0
     """Multiplies every timer and pause (tests use small values)."""
+    redis_url: str | None = None
+    """Several processes: share matchmaking, match ownership, logs and routing through this Redis."""
+    redis_prefix: str = "erma"
+    """The prefix of every Redis key and channel (several deployments, or tests, on one Redis)."""
+    lease_ms: int = 3000
+    """A match owner's lease; another process takes the match over this long after its owner stops."""
+    shutdown_grace_s: float = 5.0
+    """On SIGTERM: how long to wait for sockets before handing the matches over and exiting."""
     extra: dict[str, Any] = field(default_factory=dict)

@@ -8,12 +8,13 @@ import json
 import logging
 import secrets
 import time
-from collections import Counter
+from collections import Counter, deque
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from erma.server import protocol as P
+from erma.server.backend import Backend, LocalBackend, match_log
 from erma.server.config import Room, Settings
 from erma.server.table import SeatInfo, Table, disconnected, reconnected
 
@@ -22,20 +23,63 @@ log = logging.getLogger("erma.hub")
 BOT_NAMES = {"greedy": "机器人·贪心"}
 
 
+class Latency:
+    """A Prometheus histogram of action latencies (ms): from the action reaching a socket to its ack."""
+
+    BUCKETS = (1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500)
+
+    def __init__(self) -> None:
+        self.counts = [0] * (len(self.BUCKETS) + 1)
+        self.total = 0.0
+        self.n = 0
+
+    def observe(self, ms: float) -> None:
+        """Count one latency."""
+        i = 0
+        while i < len(self.BUCKETS) and ms > self.BUCKETS[i]:
+            i += 1
+        self.counts[i] += 1
+        self.total += ms
+        self.n += 1
+
+    def lines(self, name: str) -> list[str]:
+        """The histogram in Prometheus text format."""
+        out = [f"# TYPE {name} histogram"]
+        running = 0
+        for bound, c in zip(self.BUCKETS, self.counts, strict=False):
+            running += c
+            out.append(f'{name}_bucket{{le="{bound}"}} {running}')
+        out.append(f'{name}_bucket{{le="+Inf"}} {self.n}')
+        out += [f"{name}_sum {self.total:.3f}", f"{name}_count {self.n}"]
+        return out
+
+
+_cids = iter(range(1, 1 << 62))
+
+
 class Connection:
     """One client socket; a writer task sends queued messages in order so no table waits on a slow client."""
 
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket, pid: str = "", latency: Latency | None = None) -> None:
         self.ws = ws
+        self.cid = f"{pid}:{next(_cids)}"
+        """This socket's id among every process's sockets."""
         self.account_id: int | None = None
         self.name = ""
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
+        self.latency = latency
+        self.sent_at: dict[int, float] = {}
+        """Action seq → when it reached this socket (for the latency histogram)."""
         self.writer = asyncio.create_task(self._write())
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message for the client."""
         if not self.closed:
+            if message.get("type") == "ack" and self.latency is not None:
+                t = self.sent_at.pop(message.get("seq", -1), None)
+                if t is not None:
+                    self.latency.observe((time.monotonic() - t) * 1000)
             self.outbox.put_nowait(message)
 
     async def _write(self) -> None:
@@ -64,19 +108,25 @@ class Connection:
 class Hub:
     """Everything live in one process."""
 
-    def __init__(self, settings: Settings, rooms: dict[str, Room], store: Any) -> None:
+    def __init__(
+        self, settings: Settings, rooms: dict[str, Room], store: Any, backend: Backend | None = None
+    ) -> None:
         self.settings = settings
         self.rooms = rooms
         self.store = store
+        self.backend = backend or LocalBackend()
         self.connections: dict[int, Connection] = {}
         self.tables: dict[str, Table] = {}
+        """The matches this process owns."""
         self.seat_of: dict[int, tuple[str, int]] = {}
-        """account id → (match id, seat) of its live match."""
-        self.queues: dict[str, list[tuple[int, float]]] = {r: [] for r in rooms}
+        """account id → (match id, seat): a cache of the backend's seats for the sockets here."""
         self.bot_accounts: dict[str, int] = {}
         self.metrics: Counter[str] = Counter()
+        self.latency = Latency()
         self.started = time.time()
         self._matcher: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._rate: deque[tuple[float, int]] = deque(maxlen=11)
 
     async def start(self) -> None:
         """Create the bot accounts and start matchmaking."""
@@ -84,24 +134,44 @@ class Hub:
 
         for bot in BOT_NAMES:
             self.bot_accounts[bot] = await bot_account(self.store, bot)
+        await self.backend.start(self)
         self._matcher = asyncio.create_task(self._match_loop())
 
     async def stop(self) -> None:
-        """Stop matchmaking and every table (their units are refunded by the ledger's recovery)."""
+        """Stop matchmaking; a distributed backend hands this process's matches over to the others; the
+        remaining tables stop (their open units are refunded or settled by whoever carries on)."""
         if self._matcher:
             self._matcher.cancel()
+        await self.backend.stop()
         for table in list(self.tables.values()):
             if table.task:
                 table.task.cancel()
         for conn in list(self.connections.values()):
             await conn.close("server stopping")
 
+    def spawn(self, coro: Any) -> None:
+        """Run a coroutine in the background (kept referenced until it ends)."""
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def actions_per_second(self) -> float:
+        """Actions applied by this process's tables over the last ten seconds or so, per second."""
+        self._sample()
+        (t0, a0), (t1, a1) = self._rate[0], self._rate[-1]
+        return (a1 - a0) / (t1 - t0) if t1 > t0 else 0.0
+
+    def _sample(self) -> None:
+        now = time.monotonic()
+        if not self._rate or now - self._rate[-1][0] >= 1:
+            self._rate.append((now, self.metrics["actions"]))
+
     # ---------------------------------------------------------------------------- sockets
 
     async def serve_socket(self, ws: WebSocket) -> None:
         """Read one client's messages until it goes away; a bad message gets an error and nothing else."""
         await ws.accept()
-        conn = Connection(ws)
+        conn = Connection(ws, self.backend.pid, self.latency)
         self.metrics["sockets_opened"] += 1
         try:
             while True:
@@ -133,19 +203,16 @@ class Hub:
         aid = conn.account_id
         if aid is not None and self.connections.get(aid) is conn:
             del self.connections[aid]
-            self._unqueue(aid)
+            with contextlib.suppress(Exception):
+                await self.backend.unqueue(aid)
             where = self.seat_of.get(aid)
             if where and where[0] in self.tables:
                 table = self.tables[where[0]]
-                await table.inbox.put((where[1], disconnected()))
+                await table.inbox.put((where[1], disconnected(conn.cid)))
+            with contextlib.suppress(Exception):
+                await self.backend.disconnected(conn)
+            self.seat_of.pop(aid, None)
         self.metrics["sockets_closed"] += 1
-
-    def _all_queued(self) -> list[tuple[int, float]]:
-        return [x for q in self.queues.values() for x in q]
-
-    def _unqueue(self, account_id: int) -> None:
-        for q in self.queues.values():
-            q[:] = [x for x in q if x[0] != account_id]
 
     async def _dispatch(self, conn: Connection, msg: Any) -> None:
         if isinstance(msg, P.Ping):
@@ -163,18 +230,28 @@ class Hub:
         elif isinstance(msg, P.Queue):
             await self._queue(conn, msg)
         elif isinstance(msg, P.Cancel):
-            self._unqueue(aid)
+            await self.backend.unqueue(aid)
             conn.send({"type": "cancelled"})
         else:  # match messages
+            if isinstance(msg, P.Act):
+                conn.sent_at[msg.seq] = time.monotonic()
+                if len(conn.sent_at) > 64:
+                    conn.sent_at.pop(min(conn.sent_at))
             where = self.seat_of.get(aid)
+            if where is None or where[0] != msg.match:
+                where = await self.backend.seat_of(aid)
             table = self.tables.get(msg.match) if where and where[0] == msg.match else None
-            if table is None:
-                seq = getattr(msg, "seq", None)
-                conn.send(
-                    P.error("no_such_match", f"you are not playing match {msg.match!r}", seq, msg.match)
-                )
+            if table is not None and where is not None:
+                await table.inbox.put((where[1], msg))
                 return
-            await table.inbox.put((where[1], msg))  # type: ignore[index]
+            if (
+                where is not None
+                and where[0] == msg.match
+                and await self.backend.forward(conn, where[0], where[1], msg.model_dump())
+            ):
+                return
+            seq = getattr(msg, "seq", None)
+            conn.send(P.error("no_such_match", f"you are not playing match {msg.match!r}", seq, msg.match))
 
     async def _hello(self, conn: Connection, msg: P.Hello) -> None:
         account = await self.store.account_for_session(msg.token)
@@ -197,14 +274,23 @@ class Hub:
                 "balance": balance,
             }
         )
-        where = self.seat_of.get(account.id)
-        if where and where[0] in self.tables:
-            table = self.tables[where[0]]
-            since = msg.resume.get(where[0], -1)
+        await self.backend.connected(conn)
+        where = await self.backend.seat_of(account.id)
+        if where is None:
+            return
+        since = msg.resume.get(where[0], -1)
+        table = self.tables.get(where[0])
+        if table is not None:
+            self.seat_of[account.id] = where
             conn.send(
                 {"type": "match", "match": table.id, "seat": where[1], "room": table.room.id, "resumed": True}
             )
             await table.inbox.put((where[1], reconnected(conn, since)))
+            return
+        # owned by another process: relay it (the owner sends what was missed, then a snapshot)
+        self.seat_of[account.id] = where
+        conn.send({"type": "match", "match": where[0], "seat": where[1], "resumed": True})
+        await self.backend.attach(conn, where[0], where[1], since)
 
     # ------------------------------------------------------------------------- matchmaking
 
@@ -215,8 +301,9 @@ class Hub:
         if room is None:
             conn.send(P.error("no_such_room", f"unknown room {msg.room!r}"))
             return
-        if aid in self.seat_of:
-            conn.send(P.error("already_playing", f"you are playing match {self.seat_of[aid][0]!r}"))
+        playing = await self.backend.seat_of(aid)
+        if playing is not None:
+            conn.send(P.error("already_playing", f"you are playing match {playing[0]!r}"))
             return
         balance = await self.store.balance(aid)
         if balance < room.entry_min:
@@ -226,29 +313,31 @@ class Hub:
                 )
             )
             return
-        self._unqueue(aid)
+        await self.backend.unqueue(aid)
         if msg.opponent == "bot":
             await self._open_table(room, [aid], with_bot=True)
             return
-        self.queues[room.id].append((aid, time.monotonic()))
+        await self.backend.enqueue(room.id, aid)
         conn.send({"type": "queued", "room": room.id, "bot_after_s": self.settings.bot_fill_s})
         await self._pair(room)
 
     async def _pair(self, room: Room) -> None:
-        q = self.queues[room.id]
-        while len(q) >= 2:
-            (a, _), (b, _) = q.pop(0), q.pop(0)
-            await self._open_table(room, [a, b], with_bot=False)
+        while (pair := await self.backend.pop_pair(room.id)) is not None:
+            await self._open_table(room, pair, with_bot=False)
 
     async def _match_loop(self) -> None:
         while True:
             await asyncio.sleep(0.1)
-            now = time.monotonic()
-            for room_id, q in self.queues.items():
-                waited = [x for x in q if now - x[1] >= self.settings.bot_fill_s * self.settings.time_scale]
-                for aid, _ in waited:
-                    q.remove((aid, _))
-                    await self._open_table(self.rooms[room_id], [aid], with_bot=True)
+            self._sample()
+            try:
+                for room in self.rooms.values():
+                    await self._pair(room)
+                    wait = self.settings.bot_fill_s * self.settings.time_scale
+                    for aid in await self.backend.pop_waited(room.id, wait):
+                        await self._open_table(room, [aid], with_bot=True)
+            except Exception as exc:  # Redis away for a moment: matchmaking waits
+                log.warning("matchmaking paused: %s", exc)
+                await asyncio.sleep(0.5)
 
     async def _open_table(self, room: Room, accounts: list[int], with_bot: bool) -> None:
         match_id = secrets.token_hex(8)
@@ -267,28 +356,53 @@ class Hub:
                 )
             )
         table = Table(self, match_id, room, seats)
+        await self.backend.open_match(table)
+        players = [{"name": x.name, "bot": x.bot is not None} for x in seats]
         for seat, s in enumerate(seats):
             if s.bot is None:
-                self.seat_of[s.account_id] = (match_id, seat)
+                await self.backend.set_seat(s.account_id, match_id, seat)
+                message = {
+                    "type": "match",
+                    "match": match_id,
+                    "seat": seat,
+                    "room": room.id,
+                    "players": players,
+                }
                 s.conn = self.connections.get(s.account_id)
                 if s.conn is not None:
-                    s.conn.send(
-                        {
-                            "type": "match",
-                            "match": match_id,
-                            "seat": seat,
-                            "room": room.id,
-                            "players": [{"name": x.name, "bot": x.bot is not None} for x in seats],
-                        }
-                    )
-        self.tables[match_id] = table
+                    self.seat_of[s.account_id] = (match_id, seat)
+                    s.conn.send(message)
+                else:  # the player's socket is on another process (or nowhere): relay through it
+                    s.conn = await self.backend.seat_conn(s.account_id, match_id, seat, message)
+        self.start_table(table)
+        match_log(
+            "open", match_id, room=room.id, accounts=[s.account_id for s in seats], pid=self.backend.pid
+        )
+
+    def start_table(self, table: Table) -> None:
+        """Run a table owned by this process."""
+        self.tables[table.id] = table
         self.metrics["matches_started"] += 1
         table.task = asyncio.create_task(table.run())
 
-    def table_done(self, table: Table) -> None:
-        """A table finished: free its seats."""
+    async def table_done(self, table: Table) -> None:
+        """A table finished: free its seats (before match_end goes out, so the players can queue again)."""
         self.tables.pop(table.id, None)
         for s in table.seats:
             if self.seat_of.get(s.account_id, ("",))[0] == table.id:
                 del self.seat_of[s.account_id]
         self.metrics["matches_finished"] += 1
+        for s in table.seats:
+            if not s.is_bot:
+                try:
+                    await self.backend.clear_seat(s.account_id, table.id)
+                except Exception:  # Redis away: the seat entry expires with the match's keys
+                    log.warning("could not free the seat of %s in %s", s.account_id, table.id)
+
+    def table_lost(self, table: Table) -> None:
+        """A table stopped without ending its match (another process carries on)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        for s in table.seats:
+            if self.seat_of.get(s.account_id, ("",))[0] == table.id:
+                del self.seat_of[s.account_id]

@@ -135,6 +135,11 @@ def parse_message(raw: str | bytes) -> Any:
         raise ProtocolError("bad_message", f"{kind}: {where}: {first['msg']}", seq) from None
 
 
+def parse_object(data: dict[str, Any]) -> Any:
+    """Read a client message already decoded (one forwarded by another server process)."""
+    return _ADAPTER.validate_python(data)
+
+
 def error(code: str, message: str, seq: int | None = None, match: str | None = None) -> dict[str, Any]:
     """An error reply."""
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}

@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from erma.bots import make_bot, view_of
 from erma.bots.base import Bot
@@ -28,10 +28,11 @@ from erma.game.record import to_record
 from erma.game.state import GameState
 from erma.game.view import view_for
 from erma.server import protocol as P
+from erma.server.backend import Fenced, match_log
 from erma.server.config import Room
 
 if TYPE_CHECKING:
-    from erma.server.hub import Connection, Hub
+    from erma.server.hub import Hub
 
 log = logging.getLogger("erma.table")
 
@@ -41,6 +42,15 @@ def deal_digest(salt: str, seed: str) -> str:
     return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
 
 
+class SeatConn(Protocol):
+    """Where a seat's messages go: a socket here (hub.Connection) or one on another process."""
+
+    cid: str
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send (queue) a message to the player."""
+
+
 @dataclass
 class SeatInfo:
     """A seat at a table: a person (with a connection, maybe away) or a bot."""
@@ -48,7 +58,7 @@ class SeatInfo:
     account_id: int
     name: str
     bot: Bot | None = None
-    conn: Connection | None = None
+    conn: SeatConn | None = None
     autoplay: bool = False
     timeouts: int = 0
     last_seq: int = -1
@@ -72,12 +82,14 @@ class SeatInfo:
 class Table:
     """One match between two seats, run by :meth:`run` as one asyncio task."""
 
-    def __init__(self, hub: Hub, match_id: str, room: Room, seats: list[SeatInfo]) -> None:
+    def __init__(
+        self, hub: Hub, match_id: str, room: Room, seats: list[SeatInfo], secret: str | None = None
+    ) -> None:
         self.hub = hub
         self.id = match_id
         self.room = room
         self.seats = seats
-        self.match = Match(room.rules, secrets.token_hex(16))
+        self.match = Match(room.rules, secret or secrets.token_hex(16))
         self.state: GameState | None = None
         self.inbox: asyncio.Queue[tuple[int, Any]] = asyncio.Queue()
         self.salt = ""
@@ -89,6 +101,32 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self.actions_applied = 0
         self.balances_before = [0, 0]
+        self.entries: list[dict[str, Any]] = []
+        """The match's log: each hand's start, every action applied, each hand's settlement decision, the
+        confirmations between hands. Replaying it rebuilds the table (:meth:`restore`)."""
+        self.epoch = 0
+        """The fencing token of this process's ownership (distributed backends)."""
+        self.fenced = False
+        """A newer owner took the match: this table stops without settling anything."""
+        self.dirty = False
+        """Some of the log could not be stored (Redis away): the backend stores it all again."""
+        self.handed_over = False
+        """Stopped so that another process carries on (graceful shutdown)."""
+        self.resume: str | None = None
+        """After :meth:`restore`: ``mid`` (a hand in play), ``settle`` (ended, not settled), ``between``."""
+        self.pending_end: dict[str, Any] | None = None
+
+    def meta(self) -> dict[str, Any]:
+        """The match's essentials besides its log: enough, with the log, to rebuild the table anywhere."""
+        return {
+            "room": self.room.id,
+            "secret": self.match.secret,
+            "seats": [{"account": s.account_id, "name": s.name, "bot": s.is_bot} for s in self.seats],
+        }
+
+    def _log(self, entry: dict[str, Any]) -> None:
+        self.entries.append(entry)
+        self.hub.backend.log(self, entry)
 
     # ---------------------------------------------------------------------------- streams
 
@@ -100,6 +138,7 @@ class Table:
         s = self.seats[seat]
         message = {**message, "match": self.id, "v": len(s.log)}
         s.log.append(message)
+        self.hub.backend.log_seat(self, seat, message)
         if (hold and s.hold_until > time.monotonic()) or s.held:
             s.held.append(message)
         elif s.conn is not None:
@@ -153,29 +192,56 @@ class Table:
             s.conn.send(m)
         if self.state is not None:
             s.conn.send({"type": "snapshot", "match": self.id, "v": len(s.log) - 1, "view": self._view(seat)})
+        self.hub.metrics["resyncs"] += 1
+
+    def resync_all(self) -> None:
+        """Send every connected seat a snapshot (after a takeover or a lost connection to Redis); a relay
+        fills the client's gap from the seat's stream first."""
+        for seat, s in enumerate(self.seats):
+            if not s.is_bot and s.conn is not None:
+                self.snapshot(seat, len(s.log) - 1)
 
     # ------------------------------------------------------------------------------- run
 
     async def run(self) -> None:
         """Play hands until the match ends."""
         try:
+            resume, self.resume = self.resume, None
+            if resume == "mid":
+                await self._play_turns()
+                await self._finish_hand()
+            elif resume == "settle":
+                assert self.pending_end is not None
+                await self._settle(self.pending_end)
+            if resume is not None and not self.over:
+                await self._between_hands()
             while not self.over:
                 await self._play_hand()
                 if not self.over:
                     await self._between_hands()
         except asyncio.CancelledError:
+            if not self.handed_over:
+                self.fenced = True  # cancelled by the hub: the match is no longer ours to end
             raise
+        except Fenced:
+            self.fenced = True
+            match_log("fenced", self.id, epoch=self.epoch)
         except Exception:  # a table must never take the server down; settle what can be settled
             log.exception("table %s failed", self.id)
             if self.unit:
                 with contextlib.suppress(Exception):
                     await self.hub.store.refund(self.unit)
         finally:
-            self.over = True
-            for seat, s in enumerate(self.seats):
-                if not s.is_bot:
-                    self.post(seat, {"type": "match_end", "scores": self.match.scores})
-            self.hub.table_done(self)
+            if self.fenced or self.handed_over:
+                self.hub.table_lost(self)
+            else:
+                self.over = True
+                await self.hub.table_done(self)
+                for seat, s in enumerate(self.seats):
+                    if not s.is_bot:
+                        self.post(seat, {"type": "match_end", "scores": self.match.scores})
+                match_log("match_end", self.id, scores=self.match.scores, hands=self.match.hand_no)
+                await self.hub.backend.close_match(self)
 
     async def _play_hand(self) -> None:
         rules = self.room.rules
@@ -187,6 +253,8 @@ class Table:
         stake_points = rules.fan_cap if rules.fan_cap is not None else max(rules.escape_points, 88)
         stake = max(stake_points, rules.escape_points) * self.room.bean_rate
         self.balances_before = [await self.hub.store.balance(s.account_id) for s in self.seats]
+        self._log({"t": "hand", "n": self.match.hand_no, "salt": self.salt, "bb": self.balances_before})
+        match_log("hand_start", self.id, hand_no=self.match.hand_no, unit=self.unit, epoch=self.epoch)
         from erma.store.house import top_up
 
         for s in self.seats:
@@ -208,6 +276,14 @@ class Table:
                         "room": self.room.id,
                     },
                 )
+        await self._play_turns()
+        await self._finish_hand()
+
+    async def _play_turns(self) -> None:
+        """Play the current hand until it ends."""
+        rules = self.room.rules
+        state = self.state
+        assert state is not None
         while state.phase is not Phase.END:
             actor = state.actor
             s = self.seats[actor]
@@ -243,16 +319,16 @@ class Table:
                 self._apply(actor, action)
         self.deadline = None
         self._flush()
-        await self._finish_hand()
 
     def _flush_view(self, seat: int) -> None:
         if not self.seats[seat].is_bot:
             self.post(seat, {"type": "view", "view": self._view(seat)})
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def _apply(self, seat: int, action: Action, seq: int | None = None) -> None:
         state = self.state
         assert state is not None
         apply(state, seat, action)
+        self._log({"t": "act", "s": seat, "a": str(action), "q": seq})
         self.actions_applied += 1
         self.hub.metrics["actions"] += 1
         s = self.seats[seat]
@@ -315,7 +391,7 @@ class Table:
                     raise IllegalActionError(f"{action}: not an action a client may send (use 'leave')")
                 s.autoplay = False
                 s.timeouts = 0
-                self._apply(seat, action)
+                self._apply(seat, action, msg.seq)
             except ErmaError as exc:
                 if conn is not None:
                     conn.send(P.error("illegal_action", str(exc), msg.seq, self.id))
@@ -337,18 +413,23 @@ class Table:
         if isinstance(msg, P.Leave):
             s.left = True
             if state is not None and state.phase is not Phase.END:
-                apply(state, seat, Action(Kind.ESCAPE))
+                self._apply(seat, Action(Kind.ESCAPE))
                 self._flush()
                 return True
+            self._log({"t": "leave", "s": seat})
             self.over = True
             return True
         if isinstance(msg, P.Next):
+            if not s.confirmed:
+                self._log({"t": "next", "s": seat})
             s.confirmed = True
             return True
         if isinstance(msg, P.Resync):
             self.snapshot(seat, msg.version)
             return False
         if isinstance(msg, _Disconnected):
+            if msg.cid is not None and (s.conn is None or getattr(s.conn, "cid", None) != msg.cid):
+                return False  # an older socket of this seat, already replaced
             s.conn = None
             s.autoplay = True  # a disconnect is not an escape: auto-play, after a short reconnect grace
             s.away_since = time.monotonic()
@@ -369,24 +450,42 @@ class Table:
         state = self.state
         assert state is not None and state.result is not None
         result = state.result
-        rate = self.room.bean_rate
-        ids = [s.account_id for s in self.seats]
         gone = [
             i
             for i, s in enumerate(self.seats)
             if not s.is_bot and s.conn is None and result["reason"] != "escape"
         ]
+        # the decision goes into the log, stored, before any bean moves: an owner taking over from the log
+        # makes the same ledger call (idempotent: the unit's one terminal transaction), never another one
+        end = {"t": "end", "gone": gone}
+        self._log(end)
+        await self.hub.backend.barrier(self)
+        await self._settle(end)
+
+    async def _settle(self, end: dict[str, Any]) -> None:
+        """The ledger's terminal transaction of the hand, its record, and the hand_end messages."""
+        state = self.state
+        assert state is not None and state.result is not None
+        result = state.result
+        rate = self.room.bean_rate
+        ids = [s.account_id for s in self.seats]
+        gone: list[int] = end["gone"]
         store = self.hub.store
         if result["reason"] == "escape" or gone:
             escaper = result["escaper"] if result["reason"] == "escape" else gone[0]
             penalty = (result["points"] if result["reason"] == "escape" else self._escape_points()) * rate
-            await store.forfeit(self.unit, ids[escaper], penalty)
+            done = await store.forfeit(self.unit, ids[escaper], penalty)
             self.over = True
+            op = "forfeit"
         elif result["reason"] == "win":
-            await store.settle(self.unit, {ids[i]: result["deltas"][i] * rate for i in (0, 1)})
+            done = await store.settle(self.unit, {ids[i]: result["deltas"][i] * rate for i in (0, 1)})
+            op = "settle"
         else:
-            await store.refund(self.unit)
-        self.hub.metrics["ledger_transactions"] += 1
+            done = await store.refund(self.unit)
+            op = "refund"
+        if done:
+            self.hub.metrics["ledger_transactions"] += 1
+        match_log("hand_end", self.id, unit=self.unit, op=op, written=done, reason=result["reason"])
         balances = [await store.balance(a) for a in ids]
         record = to_record(state, hand_no=self.match.hand_no)
         record.update(
@@ -438,6 +537,80 @@ class Table:
             self._release(seat)
         self.unit = ""
 
+    @classmethod
+    def restore(
+        cls,
+        hub: Hub,
+        match_id: str,
+        room: Room,
+        meta: dict[str, Any],
+        entries: list[dict[str, Any]],
+        seat_logs: list[list[dict[str, Any]]],
+    ) -> Table:
+        """Rebuild a table from its essentials, its log and its seats' streams (a takeover): replay every
+        hand's actions with the engine (deterministic), and carry on from where the log ends."""
+        seats = []
+        for x in meta["seats"]:
+            bot = make_bot("greedy", match_id) if x["bot"] else None
+            seats.append(SeatInfo(account_id=x["account"], name=x["name"], bot=bot))
+        table = cls(hub, match_id, room, seats, secret=meta["secret"])
+        for seat, s in enumerate(seats):
+            s.log = list(seat_logs[seat])
+        state: GameState | None = None
+        pending: dict[str, Any] | None = None  # a logged decision maybe not yet settled
+        ended = False
+
+        def settled() -> None:
+            nonlocal pending
+            if pending is not None:
+                table.match.finish_hand()
+                if pending["gone"]:
+                    table.match.over = True
+                pending = None
+
+        for e in entries:
+            kind = e["t"]
+            if kind == "hand":
+                settled()
+                state = table.match.next_hand()
+                table.salt = e["salt"]
+                table.digest = deal_digest(table.salt, state.seed)
+                table.unit = f"{match_id}:{table.match.hand_no}"
+                table.balances_before = list(e["bb"])
+                for s in seats:
+                    s.confirmed = False
+                ended = False
+            elif kind == "act":
+                assert state is not None
+                apply(state, e["s"], Action.parse(e["a"]))
+                if e.get("q") is not None:
+                    seats[e["s"]].last_seq = max(seats[e["s"]].last_seq, e["q"])
+            elif kind == "end":
+                pending, ended = e, True
+            elif kind == "next":
+                settled()
+                seats[e["s"]].confirmed = True
+            elif kind == "leave":
+                settled()
+                seats[e["s"]].left = True
+        if pending is not None and _hand_end_posted(seats):
+            settled()
+        table.entries = list(entries)
+        table.state = state
+        if state is None:
+            table.resume = None
+        elif pending is not None:
+            table.resume, table.pending_end = "settle", pending
+        elif not ended:
+            table.resume = "mid"  # (a hand whose last action ended it goes on to its settlement decision)
+        else:
+            table.resume = "between"
+            table.over = table.match.over or any(s.left for s in seats)
+            table.unit = ""
+        for s in seats:
+            s.sent_events = _events_sent(s.log)
+        return table
+
     def _escape_points(self) -> int:
         rules = self.room.rules
         return rules.escape_points if rules.fan_cap is None else min(rules.escape_points, rules.fan_cap)
@@ -467,6 +640,29 @@ class Table:
                 self.over = True
 
 
+def _hand_end_posted(seats: list[SeatInfo]) -> bool:
+    """Whether the current hand's hand_end is in the (first person's) stream."""
+    for s in seats:
+        if not s.is_bot:
+            for m in reversed(s.log):
+                if m["type"] == "hand_end":
+                    return True
+                if m["type"] == "hand_start":
+                    return False
+            return False
+    return False
+
+
+def _events_sent(log: list[dict[str, Any]]) -> int:
+    """How many of the current hand's engine events a seat's stream already holds."""
+    for m in reversed(log):
+        if m["type"] == "event":
+            return int(m["event"]["v"]) + 1
+        if m["type"] == "hand_start":
+            return 0
+    return 0
+
+
 def _ended(state: GameState) -> bool:
     """Whether the hand is over (a function, so type checkers do not narrow the phase across awaits)."""
     return state.phase is Phase.END
@@ -474,22 +670,24 @@ def _ended(state: GameState) -> bool:
 
 @dataclass(frozen=True)
 class _Disconnected:
-    """Internal message: a seat's socket closed."""
+    """Internal message: a seat's socket closed (``cid``: which one, if known)."""
+
+    cid: str | None = None
 
 
 @dataclass(frozen=True)
 class _Reconnected:
     """Internal message: a seat is back on a new socket and has seen up to ``since``."""
 
-    conn: Connection
+    conn: SeatConn
     since: int
 
 
-def disconnected() -> _Disconnected:
+def disconnected(cid: str | None = None) -> _Disconnected:
     """The message a table receives when a seat's socket closes."""
-    return _Disconnected()
+    return _Disconnected(cid)
 
 
-def reconnected(conn: Connection, since: int) -> _Reconnected:
+def reconnected(conn: SeatConn, since: int) -> _Reconnected:
     """The message a table receives when a seat comes back."""
     return _Reconnected(conn, since)

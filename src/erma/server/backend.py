@@ -1,0 +1,147 @@
+"""Backends (后端): what one server process shares with the others.
+
+A backend holds the matchmaking queues, where each player sits, who owns each match, each match's log (the
+actions applied, hand by hand: enough to rebuild the table anywhere, the engine being deterministic) and each
+seat's message stream, and it routes messages between processes.
+
+- :class:`LocalBackend` keeps all of it in the process: the embedded default (``make run``), no Redis.
+- :class:`erma.server.redis_backend.RedisBackend` shares it through Redis so that several ``erma serve``
+  processes on one database and one Redis act as one server (docs/operations.md).
+
+The hub and the tables call the same methods either way.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from erma.server.hub import Connection, Hub
+    from erma.server.table import Table
+
+_mlog = logging.getLogger("erma.match")
+
+
+def match_log(event: str, match: str, **fields: Any) -> None:
+    """A structured log line about one match: one JSON object (``event``, ``match`` and the fields)."""
+    if _mlog.isEnabledFor(logging.INFO):
+        _mlog.info(json.dumps({"event": event, "match": match, **fields}, ensure_ascii=False, default=str))
+
+
+class Fenced(Exception):
+    """This process no longer owns the match: a newer owner (a higher epoch) fences its writes."""
+
+
+class Backend:
+    """The interface, with the in-process behaviour (:class:`LocalBackend`)."""
+
+    distributed = False
+
+    def __init__(self) -> None:
+        self.pid = secrets.token_hex(4)
+        """This process's id among the server processes."""
+        self.hub: Hub | None = None
+        self._queues: dict[str, list[tuple[int, float]]] = {}
+        self._seats: dict[int, tuple[str, int]] = {}
+
+    # ------------------------------------------------------------------------ life cycle
+
+    async def start(self, hub: Hub) -> None:
+        """Begin serving ``hub``."""
+        self.hub = hub
+
+    async def stop(self) -> None:
+        """Stop; a distributed backend hands its matches over to the other processes."""
+
+    # ------------------------------------------------------------------------ matchmaking
+
+    async def enqueue(self, room: str, account_id: int) -> None:
+        """Put an account in a room's queue (out of any other queue)."""
+        await self.unqueue(account_id)
+        self._queues.setdefault(room, []).append((account_id, time.monotonic()))
+
+    async def unqueue(self, account_id: int) -> None:
+        """Take an account out of every queue."""
+        for q in self._queues.values():
+            q[:] = [x for x in q if x[0] != account_id]
+
+    async def pop_pair(self, room: str) -> list[int] | None:
+        """Two queued accounts of a room, taken out of the queue, or None."""
+        q = self._queues.get(room, [])
+        if len(q) < 2:
+            return None
+        (a, _), (b, _) = q.pop(0), q.pop(0)
+        return [a, b]
+
+    async def pop_waited(self, room: str, waited_s: float) -> list[int]:
+        """The accounts that have waited ``waited_s`` in a room's queue, taken out of it."""
+        q = self._queues.get(room, [])
+        now = time.monotonic()
+        out = [aid for aid, t in q if now - t >= waited_s]
+        q[:] = [x for x in q if x[0] not in out]
+        return out
+
+    # ------------------------------------------------------------------------------ seats
+
+    async def seat_of(self, account_id: int) -> tuple[str, int] | None:
+        """(match id, seat) of the account's live match, wherever it runs."""
+        return self._seats.get(account_id)
+
+    async def set_seat(self, account_id: int, match: str, seat: int) -> None:
+        """Record where an account sits."""
+        self._seats[account_id] = (match, seat)
+
+    async def clear_seat(self, account_id: int, match: str) -> None:
+        """Forget the account's seat if it is in ``match``."""
+        if self._seats.get(account_id, ("",))[0] == match:
+            del self._seats[account_id]
+
+    # ---------------------------------------------------------------------------- sockets
+
+    async def connected(self, conn: Connection) -> None:
+        """A socket signed in here (a distributed backend records where, for routing)."""
+
+    async def disconnected(self, conn: Connection) -> None:
+        """A signed-in socket went away."""
+
+    async def attach(self, conn: Connection, match: str, seat: int, since: int) -> bool:
+        """Relay a match owned by another process to ``conn``; False if no other process owns it."""
+        return False
+
+    async def seat_conn(self, account_id: int, match: str, seat: int, message: dict[str, Any]) -> Any:
+        """A seat of a new match whose player's socket is not here: a stand-in connection that relays to
+        the process holding it (after sending it ``message``, the match notice), or None."""
+        return None
+
+    async def forward(self, conn: Connection, match: str, seat: int, message: dict[str, Any]) -> bool:
+        """Send a client's message to the match's owner elsewhere; False if there is none."""
+        return False
+
+    # ---------------------------------------------------------------------------- matches
+
+    async def open_match(self, table: Table) -> None:
+        """A new match owned here: record it (its lease, its essentials)."""
+
+    def log(self, table: Table, entry: dict[str, Any]) -> None:
+        """Append an entry to the match's log (queued; :meth:`barrier` waits for it)."""
+
+    def log_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
+        """Append a message (with its ``v``) to a seat's stream (queued)."""
+
+    async def barrier(self, table: Table) -> None:
+        """Wait until everything logged so far is stored; :class:`Fenced` if the match is not ours."""
+
+    async def close_match(self, table: Table) -> None:
+        """The match is over: release it."""
+
+    def gauges(self) -> dict[str, float]:
+        """Extra gauges for /metrics."""
+        return {}
+
+
+class LocalBackend(Backend):
+    """Everything in this process (the embedded mode)."""

@@ -1,0 +1,727 @@
+"""RedisBackend: several ``erma serve`` processes on one Redis (and one database) act as one server.
+
+Keys (``P`` is ``Settings.redis_prefix``, ``M`` a match id, ``A`` an account id):
+
+| Key | Type | Holds |
+|---|---|---|
+| ``P:q:{room}`` | sorted set | the room's queue: account ids by the time they queued |
+| ``P:seat:A`` | string | ``M|seat``: where the account plays |
+| ``P:conn:A`` | string | ``pid|cid``: which process holds the account's socket |
+| ``P:alive:{pid}`` | string, expiring | a process's heartbeat |
+| ``P:live`` | set | the live matches |
+| ``P:m:M:meta`` | string | the match's essentials (room, seats, match secret) as JSON |
+| ``P:m:M:lease`` | string, expiring | the owner's pid (``SET NX PX``, renewed) |
+| ``P:m:M:epoch`` | integer | the fencing token: ``INCR`` at each takeover; every write checks it |
+| ``P:m:M:log`` | stream | the match's log (hand starts, actions, settlement decisions), entry ids ``i-0`` |
+| ``P:m:M:s:{seat}`` | stream | the seat's messages, entry id ``{v+1}-0`` |
+
+Channels: ``P:p:{pid}`` (one per process: actions and socket events to an owner, seat messages to the
+process relaying a socket) and ``P:all`` (ownership changes, hand-overs).
+
+Pub/sub is at-most-once, so it only carries live traffic: the streams are the truth, versions (``v``) show a
+relay what it missed, and it reads the gap from the seat's stream. The subscriber is supervised: after a
+reconnection it resubscribes, re-registers its sockets, and asks each owner to resync; owners store their
+matches again (the whole log from memory, fenced) if Redis lost them, then resync every seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from erma.server import protocol as P
+from erma.server.backend import Backend, Fenced, match_log
+from erma.server.config import Settings
+from erma.server.table import Table, disconnected, reconnected
+
+if TYPE_CHECKING:
+    from erma.server.hub import Connection, Hub
+
+log = logging.getLogger("erma.redis")
+
+_FENCED_XADD = """
+local e = redis.call('GET', KEYS[1])
+if not e then return -2 end
+if e ~= ARGV[1] then return -1 end
+local ok = redis.pcall('XADD', KEYS[2], ARGV[2], 'd', ARGV[3])
+if type(ok) == 'table' and ok.err then return 0 end
+return 1
+"""
+_ACQUIRE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return redis.call('INCR', KEYS[2]) end
+return 0
+"""
+_RENEW = """
+local cur = redis.call('GET', KEYS[1])
+local e = redis.call('GET', KEYS[2])
+if cur == ARGV[1] then
+  if e == ARGV[2] then redis.call('PEXPIRE', KEYS[1], ARGV[3]); return 1 end
+  if not e then redis.call('SET', KEYS[2], ARGV[2]); redis.call('PEXPIRE', KEYS[1], ARGV[3]); return 3 end
+  return 0
+end
+if not cur then
+  if not e then
+    redis.call('SET', KEYS[2], ARGV[2]); redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3]); return 3
+  end
+  if e == ARGV[2] then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3]); return 2 end
+end
+return 0
+"""
+_RESET = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
+return 1
+"""
+_DEL_IF = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+_POP_PAIR = """
+if redis.call('ZCARD', KEYS[1]) >= 2 then return redis.call('ZPOPMIN', KEYS[1], 2) end
+return {}
+"""
+_POP_WAITED = """
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if #ids > 0 then redis.call('ZREM', KEYS[1], unpack(ids)) end
+return ids
+"""
+
+
+class RemoteSeat:
+    """The stand-in for a player's socket held by another process: what the table sends it is published to
+    that process, which relays it to the socket."""
+
+    def __init__(self, backend: RedisBackend, pid: str, cid: str, match: str, seat: int) -> None:
+        self.backend, self.pid, self.cid, self.match, self.seat = backend, pid, cid, match, seat
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Publish a seat message to the relaying process."""
+        self.backend.publish(
+            self.pid, {"k": "out", "m": self.match, "s": self.seat, "cid": self.cid, "msg": message}
+        )
+
+
+@dataclass
+class Relay:
+    """A socket here playing a match owned elsewhere: the last version it was sent."""
+
+    conn: Connection
+    match: str
+    seat: int
+    last: int
+
+
+def _in_pipe(pipe: Any, script: Any, keys: list[Any], args: list[Any]) -> None:
+    """Queue a script call in a pipeline (the pipeline loads the script if Redis does not have it)."""
+    pipe.scripts.add(script)
+    pipe.evalsha(script.sha, len(keys), *keys, *args)
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+class RedisBackend(Backend):
+    """Matchmaking, seats, ownership, logs and routing shared by every process on one Redis."""
+
+    distributed = True
+
+    def __init__(self, url: str, settings: Settings) -> None:
+        super().__init__()
+        self.url = url
+        self.prefix = settings.redis_prefix
+        self.lease_ms = settings.lease_ms
+        self.redis: Any = aioredis.Redis.from_url(
+            url, decode_responses=True, socket_connect_timeout=2, socket_timeout=5, health_check_interval=5
+        )
+        self.relays: dict[tuple[str, int], Relay] = {}
+        self.owners: dict[str, str] = {}
+        """Match id → owner pid (a cache; refreshed from the lease when a publish finds nobody)."""
+        self._ops: list[tuple[str, Any, Any]] = []
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False
+        self.connected_to_redis = False
+        self._xadd = self.redis.register_script(_FENCED_XADD)
+        self._acquire = self.redis.register_script(_ACQUIRE)
+        self._renew = self.redis.register_script(_RENEW)
+        self._reset = self.redis.register_script(_RESET)
+        self._del_if = self.redis.register_script(_DEL_IF)
+        self._pop_pair = self.redis.register_script(_POP_PAIR)
+        self._pop_waited = self.redis.register_script(_POP_WAITED)
+
+    # ------------------------------------------------------------------------------ keys
+
+    def k(self, *parts: object) -> str:
+        """A key or channel name."""
+        return ":".join([self.prefix, *map(str, parts)])
+
+    def mk(self, match: str, *parts: object) -> str:
+        """A key of a match."""
+        return self.k("m", match, *parts)
+
+    # ------------------------------------------------------------------------ life cycle
+
+    async def start(self, hub: Hub) -> None:
+        await super().start(hub)
+        await self.redis.set(self.k("alive", self.pid), "1", px=self.lease_ms)
+        self.connected_to_redis = True
+        subscribed = asyncio.Event()
+        self._tasks = [
+            asyncio.create_task(self._listen(subscribed)),
+            asyncio.create_task(self._write_loop()),
+            asyncio.create_task(self._renew_loop()),
+            asyncio.create_task(self._scan_loop()),
+        ]
+        await asyncio.wait_for(subscribed.wait(), 10)
+        log.info("process %s on %s (lease %d ms)", self.pid, self.url, self.lease_ms)
+
+    async def stop(self) -> None:
+        """Hand every match over: stop its table, store what is queued, release its lease and ask the other
+        processes to take it now."""
+        hub = self.hub
+        assert hub is not None
+        self._stopping = True
+        tables = list(hub.tables.values())
+        for t in tables:
+            t.handed_over = True
+            if t.task:
+                t.task.cancel()
+        for t in tables:
+            if t.task:
+                with contextlib.suppress(BaseException):
+                    await t.task
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._flush(), 5)
+        for t in tables:
+            with contextlib.suppress(Exception):
+                await self._del_if(keys=[self.mk(t.id, "lease")], args=[self.pid])
+                await self.redis.publish(self.k("all"), _dumps({"k": "adopt", "m": t.id, "p": self.pid}))
+                hub.metrics["handovers"] += 1
+                match_log("handover", t.id, pid=self.pid, epoch=t.epoch)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self.k("alive", self.pid))
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    def gauges(self) -> dict[str, float]:
+        return {
+            "relays": len(self.relays),
+            "redis_queued_writes": len(self._ops),
+            "redis_connected": int(self.connected_to_redis),
+        }
+
+    # ------------------------------------------------------------------------ matchmaking
+
+    async def enqueue(self, room: str, account_id: int) -> None:
+        await self.unqueue(account_id)
+        await self.redis.zadd(self.k("q", room), {str(account_id): time.time()})
+
+    async def unqueue(self, account_id: int) -> None:
+        assert self.hub is not None
+        pipe = self.redis.pipeline(transaction=False)
+        for room in self.hub.rooms:
+            pipe.zrem(self.k("q", room), str(account_id))
+        await pipe.execute()
+
+    async def pop_pair(self, room: str) -> list[int] | None:
+        got = await self._pop_pair(keys=[self.k("q", room)])
+        return [int(got[0]), int(got[2])] if got else None
+
+    async def pop_waited(self, room: str, waited_s: float) -> list[int]:
+        got = await self._pop_waited(keys=[self.k("q", room)], args=[time.time() - waited_s])
+        return [int(x) for x in got]
+
+    # ------------------------------------------------------------------------------ seats
+
+    async def seat_of(self, account_id: int) -> tuple[str, int] | None:
+        got = await self.redis.get(self.k("seat", account_id))
+        if not got:
+            return None
+        match, seat = got.split("|")
+        return match, int(seat)
+
+    async def set_seat(self, account_id: int, match: str, seat: int) -> None:
+        await self.redis.set(self.k("seat", account_id), f"{match}|{seat}")
+
+    async def clear_seat(self, account_id: int, match: str) -> None:
+        for seat in (0, 1):
+            await self._del_if(keys=[self.k("seat", account_id)], args=[f"{match}|{seat}"])
+
+    # ---------------------------------------------------------------------------- sockets
+
+    async def connected(self, conn: Connection) -> None:
+        await self.redis.set(self.k("conn", conn.account_id), f"{self.pid}|{conn.cid}")
+
+    async def disconnected(self, conn: Connection) -> None:
+        for key, relay in list(self.relays.items()):
+            if relay.conn is conn:
+                del self.relays[key]
+                await self._to_owner(
+                    relay.match, {"k": "gone", "m": relay.match, "s": relay.seat, "cid": conn.cid}
+                )
+        await self._del_if(keys=[self.k("conn", conn.account_id)], args=[f"{self.pid}|{conn.cid}"])
+
+    async def attach(self, conn: Connection, match: str, seat: int, since: int) -> bool:
+        self.relays[(match, seat)] = Relay(conn, match, seat, since)
+        hello = {"k": "hello", "m": match, "s": seat, "cid": conn.cid, "p": self.pid, "since": since}
+        if await self._to_owner(match, hello):
+            return True
+        # nobody serves it: take it over here if its lease has run out (else the scan will, soon)
+        await self._takeover(match)
+        return True
+
+    async def forward(self, conn: Connection, match: str, seat: int, message: dict[str, Any]) -> bool:
+        assert self.hub is not None
+        relay = self.relays.get((match, seat))
+        if relay is None or relay.conn is not conn:  # e.g. a socket that came before the match notice
+            self.relays[(match, seat)] = Relay(conn, match, seat, -1)
+        data = {"k": "in", "m": match, "s": seat, "cid": conn.cid, "p": self.pid, "msg": message}
+        # an owner whose subscriber is reconnecting, a takeover under way, Redis restarting: try again for a
+        # while (the client's own retry, same seq, is idempotent too)
+        deadline = time.monotonic() + 2 * self.lease_ms / 1000
+        live = True
+        while True:
+            try:
+                if await self._to_owner(match, data):
+                    return True
+                live = bool(await self.redis.sismember(self.k("live"), match))
+                if live:
+                    self.hub.spawn(self._takeover(match))
+            except (RedisError, OSError):
+                live = True
+            if time.monotonic() > deadline or conn.closed:
+                if not live:  # over (or lost with Redis's data and its owner both)
+                    return False
+                self.hub.metrics["routed_lost"] += 1
+                return True
+            await asyncio.sleep(0.1)
+
+    async def seat_conn(self, account_id: int, match: str, seat: int, message: dict[str, Any]) -> Any:
+        got = await self.redis.get(self.k("conn", account_id))
+        if not got:
+            return None
+        pid, cid = got.split("|", 1)
+        self.publish(
+            pid, {"k": "matched", "a": account_id, "m": match, "s": seat, "cid": cid, "msg": message}
+        )
+        return RemoteSeat(self, pid, cid, match, seat)
+
+    async def _to_owner(self, match: str, data: dict[str, Any]) -> bool:
+        """Publish to the match's owner; False if no process received it."""
+        owner = self.owners.get(match)
+        if owner is None:
+            owner = await self.redis.get(self.mk(match, "lease"))
+            if owner is None:
+                return False
+            self.owners[match] = owner
+        if owner == self.pid and self.hub is not None and match in self.hub.tables:
+            await self._on(data)
+            return True
+        if await self.redis.publish(self.k("p", owner), _dumps(data)):
+            assert self.hub is not None
+            self.hub.metrics["routed"] += 1
+            return True
+        self.owners.pop(match, None)
+        return False
+
+    # ---------------------------------------------------------------------------- matches
+
+    async def open_match(self, table: Table) -> None:
+        epoch = await self._acquire(
+            keys=[self.mk(table.id, "lease"), self.mk(table.id, "epoch")], args=[self.pid, self.lease_ms]
+        )
+        if not epoch:
+            raise Fenced(f"match {table.id} is already owned")
+        table.epoch = int(epoch)
+        self.owners[table.id] = self.pid
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(self.mk(table.id, "meta"), _dumps(table.meta()))
+        pipe.sadd(self.k("live"), table.id)
+        await pipe.execute()
+
+    def log(self, table: Table, entry: dict[str, Any]) -> None:
+        if not (table.dirty or table.fenced):
+            self._queue("xadd", table, (self.mk(table.id, "log"), f"{len(table.entries)}-0", _dumps(entry)))
+
+    def log_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
+        if not (table.dirty or table.fenced):
+            key = self.mk(table.id, "s", seat)
+            self._queue("xadd", table, (key, f"{message['v'] + 1}-0", _dumps(message)))
+
+    def publish(self, pid: str, data: dict[str, Any]) -> None:
+        """Queue a message to a process (in order with the stream writes)."""
+        self._queue("pub", None, (self.k("p", pid), _dumps(data)))
+
+    async def barrier(self, table: Table) -> None:
+        deadline = time.monotonic() + 10
+        while True:
+            await self._flush()
+            if table.fenced:
+                raise Fenced(f"match {table.id}: a newer owner holds it")
+            if not table.dirty or time.monotonic() > deadline:
+                return
+            await asyncio.sleep(0.1)  # Redis away: the log is stored again before any bean moves
+
+    async def close_match(self, table: Table) -> None:
+        mid, ttl = table.id, 600
+
+        def close(pipe: Any) -> None:
+            pipe.srem(self.k("live"), mid)
+            for key in ("meta", "log", "epoch", "s:0", "s:1"):
+                pipe.expire(self.mk(mid, key), ttl)
+
+        self._queue("cmd", None, close)
+        with contextlib.suppress(Exception):
+            await self._flush()
+            await self._del_if(keys=[self.mk(mid, "lease")], args=[self.pid])
+        self.owners.pop(mid, None)
+
+    # ---------------------------------------------------------------------------- writer
+
+    def _queue(self, kind: str, table: Table | None, args: Any) -> None:
+        self._ops.append((kind, table, args))
+        self._wake.set()
+
+    async def _flush(self) -> None:
+        """Wait until everything queued so far has been sent."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue("fut", None, fut)
+        await fut
+
+    async def _write_loop(self) -> None:
+        """Send whatever is queued in one pipeline at a time (order kept)."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._ops:
+                batch, self._ops = self._ops[:2000], self._ops[2000:]
+                await self._write(batch)
+
+    async def _write(self, batch: list[tuple[str, Any, Any]]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        xadds: list[Table | None] = []
+        for kind, table, args in batch:
+            if kind == "xadd":
+                key, entry_id, data = args
+                _in_pipe(pipe, self._xadd, [self.mk(table.id, "epoch"), key], [table.epoch, entry_id, data])
+                xadds.append(table)
+            elif kind == "pub":
+                pipe.publish(*args)
+                xadds.append(None)
+            elif kind == "cmd":
+                before = len(pipe.command_stack)
+                args(pipe)
+                xadds.extend([None] * (len(pipe.command_stack) - before))
+        try:
+            results = await pipe.execute(raise_on_error=False) if xadds else []
+        except (RedisError, OSError) as exc:
+            log.warning("redis write failed (%s); the matches are stored again when it is back", exc)
+            self.connected_to_redis = False
+            for kind, table, _ in batch:
+                if kind == "xadd" and table is not None:
+                    table.dirty = True
+            results = []
+        for table, r in zip(xadds, results, strict=False):
+            if table is None:
+                continue
+            if r == -1 and not table.fenced:
+                self._fence(table)
+            elif r == -2 or isinstance(r, Exception):
+                table.dirty = True
+        for kind, _, fut in batch:
+            if kind == "fut" and not fut.done():
+                fut.set_result(None)
+
+    def _fence(self, table: Table) -> None:
+        table.fenced = True
+        match_log("fenced", table.id, pid=self.pid, epoch=table.epoch)
+        if table.task is not None and table.task is not asyncio.current_task():
+            table.task.cancel()
+
+    # ---------------------------------------------------------------------- leases, scan
+
+    async def _renew_loop(self) -> None:
+        assert self.hub is not None
+        while True:
+            await asyncio.sleep(self.lease_ms / 3000)
+            tables = [t for t in self.hub.tables.values() if not t.fenced]
+            try:
+                pipe = self.redis.pipeline(transaction=False)
+                pipe.set(self.k("alive", self.pid), "1", px=self.lease_ms)
+                for t in tables:
+                    _in_pipe(
+                        pipe,
+                        self._renew,
+                        [self.mk(t.id, "lease"), self.mk(t.id, "epoch")],
+                        [self.pid, t.epoch, self.lease_ms],
+                    )
+                results = (await pipe.execute())[1:]
+                self.connected_to_redis = True
+            except (RedisError, OSError):
+                self.connected_to_redis = False
+                continue
+            for t, r in zip(tables, results, strict=True):
+                if r == 0:
+                    match_log("lease_lost", t.id, pid=self.pid, epoch=t.epoch)
+                    self._fence(t)
+                elif r == 3 or t.dirty:
+                    try:
+                        await self._reseed(t)
+                    except (RedisError, OSError):
+                        t.dirty = True
+
+    async def _reseed(self, t: Table) -> None:
+        """Store the whole match again from memory (Redis lost it, or some writes), then resync its seats."""
+        assert self.hub is not None
+        t.dirty = True  # nothing more is queued for it until this is done
+        n_log = len(t.entries)
+        n_seat = [len(s.log) for s in t.seats]
+        epoch_key = self.mk(t.id, "epoch")
+        pipe = self.redis.pipeline(transaction=False)
+        streams = [self.mk(t.id, "log"), self.mk(t.id, "s", 0), self.mk(t.id, "s", 1)]
+        _in_pipe(pipe, self._reset, [epoch_key, *streams], [t.epoch])
+        for i, e in enumerate(t.entries[:n_log]):
+            _in_pipe(pipe, self._xadd, [epoch_key, streams[0]], [t.epoch, f"{i + 1}-0", _dumps(e)])
+        for seat, s in enumerate(t.seats):
+            for m in s.log[: n_seat[seat]]:
+                args = [t.epoch, f"{m['v'] + 1}-0", _dumps(m)]
+                _in_pipe(pipe, self._xadd, [epoch_key, streams[1 + seat]], args)
+        pipe.set(self.mk(t.id, "meta"), _dumps(t.meta()))
+        pipe.sadd(self.k("live"), t.id)
+        for seat, s in enumerate(t.seats):
+            if not s.is_bot:
+                pipe.set(self.k("seat", s.account_id), f"{t.id}|{seat}")
+        results = await pipe.execute()
+        if results[0] == -1 or -1 in results:
+            self._fence(t)
+            return
+        t.dirty = False
+        for i in range(n_log, len(t.entries)):  # logged while this ran
+            self._queue("xadd", t, (streams[0], f"{i + 1}-0", _dumps(t.entries[i])))
+        for seat, s in enumerate(t.seats):
+            for m in s.log[n_seat[seat] :]:
+                self._queue("xadd", t, (streams[1 + seat], f"{m['v'] + 1}-0", _dumps(m)))
+        self.hub.metrics["reseeds"] += 1
+        match_log("reseed", t.id, pid=self.pid, epoch=t.epoch, entries=len(t.entries))
+        t.resync_all()
+
+    async def _scan_loop(self) -> None:
+        """Take over the live matches whose owner's lease ran out."""
+        assert self.hub is not None
+        while True:
+            await asyncio.sleep(self.lease_ms / 2000)
+            try:
+                live = [m for m in await self.redis.smembers(self.k("live")) if m not in self.hub.tables]
+                if not live:
+                    continue
+                pipe = self.redis.pipeline(transaction=False)
+                for m in live:
+                    pipe.exists(self.mk(m, "lease"))
+                held = await pipe.execute()
+                for m, h in zip(live, held, strict=True):
+                    if not h:
+                        await self._takeover(m)
+            except (RedisError, OSError):
+                continue
+            except Exception:
+                log.exception("scan")
+
+    async def _takeover(self, match: str) -> None:
+        """Own a match whose lease ran out: rebuild its table from its log and carry on."""
+        hub = self.hub
+        assert hub is not None
+        if match in hub.tables or self._stopping:
+            return
+        epoch = await self._acquire(
+            keys=[self.mk(match, "lease"), self.mk(match, "epoch")], args=[self.pid, self.lease_ms]
+        )
+        if not epoch:
+            return
+        raw = await self.redis.get(self.mk(match, "meta"))
+        meta = json.loads(raw) if raw else None
+        room = hub.rooms.get(meta["room"]) if meta else None
+        if meta is None or room is None:
+            log.error("match %s cannot be taken over: its essentials are gone", match)
+            await self.redis.srem(self.k("live"), match)
+            await self._del_if(keys=[self.mk(match, "lease")], args=[self.pid])
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(self.mk(match, "log"))
+        for seat in range(len(meta["seats"])):
+            pipe.xrange(self.mk(match, "s", seat))
+        got = await pipe.execute()
+        entries = [json.loads(f["d"]) for _, f in got[0]]
+        seat_logs = [[json.loads(f["d"]) for _, f in g] for g in got[1:]]
+        table = Table.restore(hub, match, room, meta, entries, seat_logs)
+        table.epoch = int(epoch)
+        self.owners[match] = self.pid
+        for seat, s in enumerate(table.seats):
+            if s.is_bot:
+                continue
+            local = hub.connections.get(s.account_id)
+            where = await self.redis.get(self.k("conn", s.account_id))
+            if local is not None:
+                s.conn = local
+                hub.seat_of[s.account_id] = (match, seat)
+                self.relays.pop((match, seat), None)
+            elif where and await self.redis.exists(self.k("alive", where.split("|")[0])):
+                pid, cid = where.split("|", 1)
+                s.conn = RemoteSeat(self, pid, cid, match, seat)
+            else:  # away: auto-play after the reconnect grace
+                s.autoplay = True
+                s.away_since = time.monotonic()
+        hub.start_table(table)
+        hub.metrics["takeovers"] += 1
+        match_log(
+            "takeover", match, pid=self.pid, epoch=table.epoch, entries=len(entries), resume=table.resume
+        )
+        await self.redis.publish(self.k("all"), _dumps({"k": "owner", "m": match, "p": self.pid}))
+        table.resync_all()
+
+    # --------------------------------------------------------------------------- pub/sub
+
+    async def _listen(self, subscribed: asyncio.Event) -> None:
+        """The supervised subscriber: resubscribe after a lost connection, then resync."""
+        again = False
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.k("p", self.pid), self.k("all"))
+                subscribed.set()
+                if again:
+                    await self._resubscribed()
+                again = True
+                while True:
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if msg is not None and msg["type"] == "message":
+                        try:
+                            await self._on(json.loads(msg["data"]))
+                        except (RedisError, OSError):
+                            raise
+                        except Exception:
+                            log.exception("message %r", msg["data"][:200])
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except (RedisError, OSError) as exc:
+                self.connected_to_redis = False
+                log.warning("redis subscriber lost (%s); reconnecting", exc)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                await asyncio.sleep(0.2)
+
+    async def _resubscribed(self) -> None:
+        """Back on Redis: register the sockets here again, mark the matches owned here for storing again,
+        and ask the owners of the relayed matches for what was missed."""
+        hub = self.hub
+        assert hub is not None
+        self.connected_to_redis = True
+        hub.metrics["redis_reconnects"] += 1
+        for conn in list(hub.connections.values()):
+            await self.connected(conn)
+        for t in hub.tables.values():
+            t.dirty = True
+        self.owners.clear()
+        for r in list(self.relays.values()):
+            hub.spawn(self._rehello(r))
+
+    async def _rehello(self, r: Relay) -> None:
+        """Ask a relayed match's owner for what this socket missed (the owner may need a moment to be back
+        on Redis itself)."""
+        for _ in range(20):
+            if self.relays.get((r.match, r.seat)) is not r:
+                return
+            hello = {
+                "k": "hello",
+                "m": r.match,
+                "s": r.seat,
+                "cid": r.conn.cid,
+                "p": self.pid,
+                "since": r.last,
+            }
+            with contextlib.suppress(RedisError, OSError):
+                if await self._to_owner(r.match, hello):
+                    return
+            await asyncio.sleep(self.lease_ms / 4000)
+
+    async def _on(self, d: dict[str, Any]) -> None:
+        hub = self.hub
+        assert hub is not None
+        kind = d["k"]
+        if kind == "out":
+            relay = self.relays.get((d["m"], d["s"]))
+            if relay is not None and relay.conn.cid == d["cid"]:
+                await self._relay(relay, d["msg"])
+        elif kind in ("in", "hello", "gone"):
+            table = hub.tables.get(d["m"])
+            if table is None or table.fenced:
+                return
+            seat = d["s"]
+            s = table.seats[seat]
+            if kind == "gone":
+                await table.inbox.put((seat, disconnected(d["cid"])))
+                return
+            if kind == "hello" or getattr(s.conn, "cid", None) != d["cid"]:
+                since = d.get("since", len(s.log) - 1)
+                conn: Any = RemoteSeat(self, d["p"], d["cid"], d["m"], seat)
+                if d["p"] == self.pid:
+                    conn = hub.connections.get(s.account_id) or conn
+                await table.inbox.put((seat, reconnected(conn, since)))
+            if kind == "in":
+                await table.inbox.put((seat, P.parse_object(d["msg"])))
+        elif kind == "matched":
+            conn2 = hub.connections.get(d["a"])
+            if conn2 is not None and conn2.cid == d["cid"]:
+                self.relays[(d["m"], d["s"])] = Relay(conn2, d["m"], d["s"], -1)
+                hub.seat_of[d["a"]] = (d["m"], d["s"])
+                conn2.send(d["msg"])
+        elif kind == "owner":
+            self.owners[d["m"]] = d["p"]
+        elif kind == "adopt" and d.get("p") != self.pid:
+            hub.spawn(self._takeover(d["m"]))
+
+    async def _relay(self, relay: Relay, msg: dict[str, Any]) -> None:
+        """Forward an owner's message to the socket, first filling any gap from the seat's stream."""
+        v = msg.get("v")
+        if v is None:  # acks, errors
+            relay.conn.send(msg)
+            return
+        snapshot = msg["type"] == "snapshot"
+        upto = v if snapshot else v - 1
+        if upto > relay.last:
+            await self._fill(relay, upto)
+        if snapshot or v > relay.last:
+            relay.conn.send(msg)
+            relay.last = max(relay.last, v)
+        if msg["type"] == "match_end":
+            self.relays.pop((relay.match, relay.seat), None)
+            assert self.hub is not None
+            if relay.conn.account_id is not None:
+                self.hub.seat_of.pop(relay.conn.account_id, None)
+
+    async def _fill(self, relay: Relay, upto: int) -> None:
+        assert self.hub is not None
+        entries = await self.redis.xrange(
+            self.mk(relay.match, "s", relay.seat), f"{relay.last + 2}-0", f"{upto + 1}-0"
+        )
+        self.hub.metrics["gap_fills"] += 1
+        for _, fields in entries:
+            m = json.loads(fields["d"])
+            if m["v"] > relay.last:
+                relay.conn.send(m)
+                relay.last = m["v"]
