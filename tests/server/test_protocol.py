@@ -81,6 +81,7 @@ def test_full_match_against_a_bot(server: Running) -> None:
         assert result["reason"] in ("win", "draw")
         bal = end["balances"][seat]
         assert bal == start_balance + result["deltas"][seat] * end["bean_rate"] or result["reason"] == "draw"
+        assert end["beans"][seat] == bal - start_balance and sum(end["beans"]) == 0
         # the record is stored and fetchable
         headers = {"Authorization": f"Bearer {c.token}"}
         games = httpx.get(server.url + "/api/games", headers=headers).json()["games"]

@@ -101,6 +101,8 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self.actions_applied = 0
         self.balances_before = [0, 0]
+        self.held: dict[int, int] | None = None
+        """What the ledger holds of each account for the current hand (the most it can lose)."""
         self.entries: list[dict[str, Any]] = []
         """The match's log: each hand's start, every action applied, each hand's settlement decision, the
         confirmations between hands. Replaying it rebuilds the table (:meth:`restore`)."""
@@ -142,7 +144,12 @@ class Table:
         if (hold and s.hold_until > time.monotonic()) or s.held:
             s.held.append(message)
         elif s.conn is not None:
-            s.conn.send(message)
+            self._send(s.conn, message)
+
+    def _send(self, conn: SeatConn, message: dict[str, Any]) -> None:
+        """Send through the backend: with several processes nothing reaches a player before the log entries
+        behind it are stored (a takeover never shows a player a past that did not happen)."""
+        self.hub.backend.deliver(self, conn, message)
 
     def _release(self, seat: int) -> None:
         s = self.seats[seat]
@@ -150,7 +157,7 @@ class Table:
             held, s.held = s.held, []
             if s.conn is not None:
                 for m in held:
-                    s.conn.send(m)
+                    self._send(s.conn, m)
 
     def _flush(self) -> None:
         """Send each seat the events it has not seen, then its view."""
@@ -189,9 +196,11 @@ class Table:
         s.hold_until = 0.0
         s.held = []
         for m in s.log[since + 1 :]:
-            s.conn.send(m)
+            self._send(s.conn, m)
         if self.state is not None:
-            s.conn.send({"type": "snapshot", "match": self.id, "v": len(s.log) - 1, "view": self._view(seat)})
+            self._send(
+                s.conn, {"type": "snapshot", "match": self.id, "v": len(s.log) - 1, "view": self._view(seat)}
+            )
         self.hub.metrics["resyncs"] += 1
 
     def resync_all(self) -> None:
@@ -260,7 +269,7 @@ class Table:
         for s in self.seats:
             if s.is_bot:
                 await top_up(self.hub.store, s.account_id, stake)
-        await self.hub.store.hold(self.unit, {s.account_id: stake for s in self.seats})
+        self.held = await self.hub.store.hold(self.unit, {s.account_id: stake for s in self.seats})
         for seat, s in enumerate(self.seats):
             s.sent_events = 0
             s.confirmed = False
@@ -379,8 +388,9 @@ class Table:
         if isinstance(msg, P.Act):
             if msg.seq <= s.last_seq:  # a retry: acknowledge again, apply nothing
                 if conn is not None:
-                    conn.send(
-                        s.acked.get(msg.seq, {"type": "ack", "match": self.id, "seq": msg.seq, "dup": True})
+                    self._send(
+                        conn,
+                        s.acked.get(msg.seq, {"type": "ack", "match": self.id, "seq": msg.seq, "dup": True}),
                     )
                 return False
             try:
@@ -394,7 +404,7 @@ class Table:
                 self._apply(seat, action, msg.seq)
             except ErmaError as exc:
                 if conn is not None:
-                    conn.send(P.error("illegal_action", str(exc), msg.seq, self.id))
+                    self._send(conn, P.error("illegal_action", str(exc), msg.seq, self.id))
                 return False
             s.last_seq = msg.seq
             ack = {"type": "ack", "match": self.id, "seq": msg.seq}
@@ -402,7 +412,7 @@ class Table:
             if len(s.acked) > 64:
                 s.acked.pop(min(s.acked))
             if conn is not None:
-                conn.send(ack)
+                self._send(conn, ack)
             return True
         if isinstance(msg, P.Autoplay):
             s.autoplay = msg.on
@@ -461,6 +471,27 @@ class Table:
         self._log(end)
         await self.hub.backend.barrier(self)
         await self._settle(end)
+
+    def _beans(self, result: dict[str, Any], gone: list[int], balances: list[int], rate: int) -> list[int]:
+        """Each seat's bean change in this hand: what the ledger moved, a payer paying at most what it staked
+        (from the holdings; a bot account's balance also moves with its other tables, so no balance
+        difference is used when the holdings are known)."""
+        held = self.held
+        if held is None:  # taken over without the holdings: the balances tell it for one-table accounts
+            return [after - before for after, before in zip(balances, self.balances_before, strict=True)]
+        ids = [s.account_id for s in self.seats]
+        out = [0, 0]
+        if result["reason"] == "escape" or gone:
+            payer = result["escaper"] if result["reason"] == "escape" else gone[0]
+            points = result["points"] if result["reason"] == "escape" else self._escape_points()
+            paid = min(points * rate, held.get(ids[payer], 0))
+        elif result["reason"] == "win":
+            payer = result["loser"]
+            paid = min(result["deltas"][result["winner"]] * rate, held.get(ids[payer], 0))
+        else:
+            return out
+        out[payer], out[1 - payer] = -paid, paid
+        return out
 
     async def _settle(self, end: dict[str, Any]) -> None:
         """The ledger's terminal transaction of the hand, its record, and the hand_end messages."""
@@ -525,9 +556,7 @@ class Table:
                     "digest": self.digest,
                     "record_id": record_id,
                     "balances": balances,
-                    "beans": [
-                        after - before for after, before in zip(balances, self.balances_before, strict=True)
-                    ],
+                    "beans": self._beans(result, gone, balances, rate),
                     "bean_rate": rate,
                     "scores": self.match.scores,
                 },
