@@ -5,6 +5,7 @@ ledger's invariants after each."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 import websockets
 
 from erma.game.record import verify
+from erma.server.loadtest import run_load
 
 from ..server.conftest import Client, choose, run_async
 from ..server.test_protocol import assert_hides
@@ -260,4 +262,23 @@ def test_graceful_shutdown_hands_the_match_over(cluster: Cluster) -> None:
     assert len(ends1) == len(ends2) == 1 and ends1[0]["record_id"] == ends2[0]["record_id"]
     survivor = next(n for n in cluster.nodes if n.proc.poll() is None)
     assert survivor.metrics()["erma_takeovers_total"] >= 1
+    assert cluster.ledger_check() == [], cluster.logs()
+
+
+def test_loadtest_spreads_tables_and_survives_a_killed_process(cluster: Cluster) -> None:
+    a, b = cluster.start_node(), cluster.start_node()
+
+    async def go() -> dict[str, Any]:
+        load = asyncio.create_task(
+            run_load([a.ws_url, b.ws_url], tables=6, seconds=3, room="cuopai-novice", think=0.02)
+        )
+        while (await asyncio.to_thread(b.metrics)).get("erma_actions_total", 0) < 20:
+            await asyncio.sleep(0.05)  # b's tables are under way
+        await asyncio.to_thread(cluster.kill, b)
+        return await load
+
+    summary = run_async(go())
+    assert summary["tables_started"] == 6 and summary["matches_lost"] == 0, json.dumps(summary["lost"])
+    assert summary["reconnects"] >= 1  # the tables still playing on b moved to a
+    assert a.metrics()["erma_takeovers_total"] >= 1
     assert cluster.ledger_check() == [], cluster.logs()

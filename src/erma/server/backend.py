@@ -132,6 +132,10 @@ class Backend:
     def log_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
         """Append a message (with its ``v``) to a seat's stream (queued)."""
 
+    def deliver(self, table: Table, conn: Any, message: dict[str, Any]) -> None:
+        """Send a table's message to a seat's connection (after what the table logged before it is stored)."""
+        conn.send(message)
+
     async def barrier(self, table: Table) -> None:
         """Wait until everything logged so far is stored; :class:`Fenced` if the match is not ours."""
 

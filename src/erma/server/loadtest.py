@@ -1,6 +1,9 @@
 """``erma loadtest``: many tables of bot-driven clients through the real protocol, with latency figures.
 
-Each table is one client (a guest account) playing a bot in a room, through the websocket protocol only.
+Each table is one client (a guest account) playing a bot in a room, through the websocket protocol only. With
+several URLs the tables are spread over them (table i on URL i mod n); a table whose server goes away
+reconnects to the next URL with the versions it saw and carries on (retrying an unacknowledged action with the
+same seq); ``matches_lost`` counts the matches that could not be finished.
 Latency is measured from sending an action to receiving the first event that follows it. Bounded in time: it
 stops by itself after ``seconds`` (clients leave their matches between hands or escape at the end).
 """
@@ -28,6 +31,9 @@ class LoadStats:
     errors: int = 0
     matches_lost: int = 0
     reconnects: int = 0
+    retries: int = 0
+    lost: list[dict[str, Any]] = field(default_factory=list)
+    """What the lost tables saw last (for diagnosis)."""
     latencies_ms: list[float] = field(default_factory=list)
 
     def summary(self, seconds: float, tables: int) -> dict[str, Any]:
@@ -45,6 +51,8 @@ class LoadStats:
             "errors": self.errors,
             "matches_lost": self.matches_lost,
             "reconnects": self.reconnects,
+            "retries": self.retries,
+            "lost": self.lost[:5],
             "actions": len(lat),
             "latency_ms": {
                 "p50": pct(0.5),
@@ -80,26 +88,59 @@ async def _table(
     versions: dict[str, int] = {}
     attempt = 0
     finished = False
+    seq = 0  # one sequence for the whole match: a retry after a reconnection keeps its seq (idempotent)
+    pending: tuple[int, str, Any] | None = None
+    """The action not yet acknowledged: (seq, action, decision)."""
+    last: tuple[Any, Any] = (None, None)
+    leaving = False
+    trail: list[str] = []
     while not finished and time.monotonic() < until + 30:
         url = urls[(index + attempt) % len(urls)]
         try:
             async with websockets.connect(url, max_size=2**22, open_timeout=10) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token, "resume": versions}))
-                seq = 0
                 sent_at: float | None = None
-                last: tuple[Any, Any] = (None, None)
                 if match is None:
                     await ws.send(json.dumps({"type": "queue", "room": room, "opponent": "bot"}))
-                leaving = False
+                quiet_since = time.monotonic()
+                resumed = (
+                    match is None
+                )  # after a reconnection the server names the match again, unless it ended
                 while True:
-                    raw = await asyncio.wait_for(ws.recv(), 60)
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), 2)
+                    except TimeoutError:
+                        # an action not acknowledged may have been lost while its match changed process
+                        if time.monotonic() - quiet_since > 60:
+                            raise
+                        if not resumed and time.monotonic() - quiet_since > 5:
+                            finished = True  # the match ended while we were away (its match_end was lost)
+                            return
+                        if pending is not None and match is not None:
+                            action = {
+                                "type": "action",
+                                "match": match,
+                                "seq": pending[0],
+                                "action": pending[1],
+                            }
+                            await ws.send(json.dumps(action))
+                        continue
+                    quiet_since = time.monotonic()
                     msg = json.loads(raw)
                     kind = msg["type"]
+                    trail.append(f"{kind}:{msg.get('v')}:{(msg.get('view') or {}).get('decision')}")
+                    del trail[:-12]
                     if "match" in msg and "v" in msg:
                         versions[msg["match"]] = max(versions.get(msg["match"], -1), msg["v"])
                     if kind == "error":
+                        if msg.get("code") == "no_such_match" and leaving:
+                            continue  # the match ended as we left
                         stats.errors += 1
                         continue
+                    if kind == "ack" and pending is not None and msg.get("seq") == pending[0]:
+                        pending = None
+                    if kind == "match" and msg.get("resumed"):
+                        resumed = True
                     if kind == "match" and not msg.get("resumed"):
                         match = msg["match"]
                         stats.tables_started += 1
@@ -109,6 +150,18 @@ async def _table(
                     elif kind in ("view", "snapshot") and match is not None:
                         view = msg["view"]
                         decision = (view.get("hand_no"), view.get("decision"))
+                        if kind == "snapshot" and pending is not None:
+                            if pending[2] == decision:  # maybe lost on the way: the same seq again
+                                stats.retries += 1
+                                action = {
+                                    "type": "action",
+                                    "match": match,
+                                    "seq": pending[0],
+                                    "action": pending[1],
+                                }
+                                await ws.send(json.dumps(action))
+                                continue
+                            pending = None
                         if (
                             view["legal"]
                             and view["actor"] == view["seat"]
@@ -119,15 +172,10 @@ async def _table(
                             if think:
                                 await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
                             seq += 1
+                            choice = _choose(view, rng)
+                            pending = (seq, choice, decision)
                             await ws.send(
-                                json.dumps(
-                                    {
-                                        "type": "action",
-                                        "match": match,
-                                        "seq": seq + 1000 * attempt,
-                                        "action": _choose(view, rng),
-                                    }
-                                )
+                                json.dumps({"type": "action", "match": match, "seq": seq, "action": choice})
                             )
                             sent_at = time.monotonic()
                     elif kind == "hand_end":
@@ -146,6 +194,7 @@ async def _table(
             await asyncio.sleep(0.5)
     if not finished:
         stats.matches_lost += 1
+        stats.lost.append({"match": match, "last": trail, "pending": pending})
 
 
 async def run_load(

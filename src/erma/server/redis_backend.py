@@ -362,6 +362,12 @@ class RedisBackend(Backend):
             key = self.mk(table.id, "s", seat)
             self._queue("xadd", table, (key, f"{message['v'] + 1}-0", _dumps(message)))
 
+    def deliver(self, table: Table, conn: Any, message: dict[str, Any]) -> None:
+        if isinstance(conn, RemoteSeat):
+            conn.send(message)  # published in order, after the stream writes queued before it
+        else:
+            self._queue("send", conn, message)  # sent once the writes queued before it are stored
+
     def publish(self, pid: str, data: dict[str, Any]) -> None:
         """Queue a message to a process (in order with the stream writes)."""
         self._queue("pub", None, (self.k("p", pid), _dumps(data)))
@@ -442,9 +448,11 @@ class RedisBackend(Backend):
                 self._fence(table)
             elif r == -2 or isinstance(r, Exception):
                 table.dirty = True
-        for kind, _, fut in batch:
-            if kind == "fut" and not fut.done():
-                fut.set_result(None)
+        for kind, target, arg in batch:
+            if kind == "fut" and not arg.done():
+                arg.set_result(None)
+            elif kind == "send":
+                target.send(arg)
 
     def _fence(self, table: Table) -> None:
         table.fenced = True
