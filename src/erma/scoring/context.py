@@ -214,7 +214,8 @@ def _reference_context(
 
 
 _MPSZ_FAST = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
-"""Plain mpsz without spaces, honour letters or flowers: read by :func:`_tiles` without ``parse``."""
+"""Plain mpsz without spaces, honour letters or flowers: read by :func:`_tiles` run by run, without
+``parse`` (each new run is checked against this)."""
 _RUN = re.compile(r"[1-9]+[mpsz]")
 _RUN_TILES: dict[str, tuple[Tile, ...]] = {}
 """Memo: one suit's run of digits (``"123m"``) → its tiles (bounded)."""
@@ -243,11 +244,14 @@ def _tile(value: object, where: str) -> Tile:
 
 def _tiles(value: object, where: str) -> list[Tile]:
     if isinstance(value, str):
-        if _MPSZ_FAST.fullmatch(value):
+        runs = _RUN.findall(value)
+        if sum(map(len, runs)) == len(value):  # nothing but runs of digits and a suit letter
             out: list[Tile] = []
-            for run in _RUN.findall(value):
+            for run in runs:
                 tiles = _RUN_TILES.get(run)
                 if tiles is None:
+                    if not _MPSZ_FAST.fullmatch(run):  # honours 8z / 9z: the general path (and its error)
+                        return parse(value)
                     base = _SUIT_BASE[run[-1]] - 49  # ord("1") == 49
                     tiles = tuple([base + ord(d) for d in run[:-1]])
                     if len(_RUN_TILES) < 1 << 16:

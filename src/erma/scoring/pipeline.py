@@ -66,6 +66,10 @@ class Plan:
     """Ids of the rows with exclusions."""
     heads: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The fixed part of each fan's result entry (id, names, points), by id."""
+    targets: dict[str, frozenset[str]] = field(default_factory=dict)
+    """The ids each row with exclusions may remove, by id (a row with none of them present is skipped)."""
+    names: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    """(name_zh, name_en, points) by id: the result entries are built whole from it."""
 
 
 @functools.cache
@@ -100,6 +104,8 @@ def plan_for(table: str) -> Plan:
         heads={
             r.id: {"id": r.id, "name_zh": r.name_zh, "name_en": r.name_en, "points": r.value} for r in t.rows
         },
+        names={r.id: (r.name_zh, r.name_en, r.value) for r in t.rows},
+        targets={r.id: frozenset(ex.target for ex in r.excludes) for r in t.rows if r.excludes},
     )
 
 
@@ -176,9 +182,10 @@ def exclude(fans: Fans, plan: Plan) -> Fans:
     out = dict(fans)  # the lists are replaced, never changed in place
     rows = plan.rows
     present = plan.excluders.intersection(fans)
+    targets = plan.targets
     for fan_id in sorted(present, key=plan.order.__getitem__) if len(present) > 1 else present:
         mine = out.get(fan_id)
-        if not mine:
+        if not mine or targets[fan_id].isdisjoint(out):
             continue
         row = rows[fan_id]
         for ex in row.excludes:
@@ -396,21 +403,25 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
     if found is None:
         return {"error": "not_win", "message": f"{ctx.to_notation()} is not a winning hand"}
     view, fans, pts = found
-    heads = plan.heads
+    names = plan.names
     per_instance = plan.per_instance
     texts = _HIT_TEXTS
     whole = view.facts.tiles
     out = []
     for k in sorted(fans, key=plan.order.__getitem__) if len(fans) > 1 else fans:  # as _fan_texts
         hits = fans[k]
+        zh, en, points = names[k]
         if k in per_instance:
+            n = len(hits)
             tiles = [texts.get(h) or _text_of(h, whole, view) for h in hits]
-            out.append({**heads[k], "count": len(hits), "tiles": tiles})
         elif hits:
+            n = 1
             h = hits[0]
-            out.append({**heads[k], "count": 1, "tiles": [texts.get(h) or _text_of(h, whole, view)]})
+            tiles = [texts.get(h) or _text_of(h, whole, view)]
         else:
-            out.append({**heads[k], "count": 1, "tiles": []})
+            n = 1
+            tiles = []
+        out.append({"id": k, "name_zh": zh, "name_en": en, "points": points, "count": n, "tiles": tiles})
     cap = plan.table.cap
     return {
         "fans": out,

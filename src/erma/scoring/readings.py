@@ -526,8 +526,9 @@ if [f.name for f in fields(HandFacts)][: len(_FACTS_ORDER)] != _FACTS_ORDER or [
     raise RuntimeError("HandFacts / HandView fields were reordered: update hand_facts and _view")
 
 
-_SuitInfo = tuple[tuple[int, ...], tuple[Tile, ...], tuple[Tile, ...], int, int, str]
-"""Of one group's counts: (counts, tiles, kinds, presence bits, largest count, mpsz text)."""
+_SuitInfo = tuple[tuple[int, ...], tuple[Tile, ...], tuple[Tile, ...], int, int, str, int, int]
+"""Of one group's counts: (counts, tiles, kinds, presence bits, largest count, mpsz text, the "only …"
+facts its kinds allow (combined with &), the facts it makes hold (combined with |))."""
 _SUIT_INFO: dict[int, _SuitInfo] = {}
 """Memo: a group's slice of a packed count key (4 bits a kind), shifted left 2, or its group index → info."""
 _GROUP_LEN: Final = (9, 9, 9, 7)
@@ -542,7 +543,10 @@ def _suit_info(mk: int) -> _SuitInfo:
     tiles = tuple([base + i for i, n in enumerate(counts) for _ in range(n)])
     kinds = tuple([base + i for i, n in enumerate(counts) if n])
     bits = sum(1 << i for i, n in enumerate(counts) if n)
-    got = (counts, tiles, kinds, bits, max(counts), part_text(tiles) if tiles else "")
+    high = max(counts)
+    only = _SUIT_ALL[gi][bits] if gi < 3 else _HONOR_ALL[bits]
+    some = (_HONOR_ANY[bits] if gi == 3 else 0) | (F_FOUR_COPIES if high >= 4 else 0)
+    got = (counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some)
     if len(_SUIT_INFO) > 1 << 17:  # a bound far above what hands produce
         _SUIT_INFO.clear()
     _SUIT_INFO[mk] = got
@@ -610,8 +614,7 @@ def hand_facts(ctx: WinContext) -> HandFacts:
         kong = has_kong if ctx.self_drawn else fixed_win == 0 and standing[win] == 1
     rm = s0 | s1 | s2
     suits = (s0 != 0) + (s1 != 0) + (s2 != 0)
-    f = _SUIT_ALL[0][s0] & _SUIT_ALL[1][s1] & _SUIT_ALL[2][s2] & _HONOR_ALL[h]
-    f |= _HONOR_ANY[h] | _F_SUITS[suits] | _RANKS_FACTS[rm]
+    f = (m0[6] & m1[6] & m2[6] & m3[6]) | m0[7] | m1[7] | m2[7] | m3[7] | _F_SUITS[suits] | _RANKS_FACTS[rm]
     f |= F_SELF_DRAWN if ctx.self_drawn else F_DISCARD
     if melded_sets == 0:
         f |= F_CONCEALED
@@ -627,8 +630,6 @@ def hand_facts(ctx: WinContext) -> HandFacts:
         f |= F_KONG_OR_ROBBING
     if ctx.flowers or ctx.flower_count:
         f |= F_FLOWERS
-    if m0[4] >= 4 or m1[4] >= 4 or m2[4] >= 4 or m3[4] >= 4:
-        f |= F_FOUR_COPIES
     return HandFacts(  # positional, in field order (_FACTS_ORDER): much faster than keywords
         ctx,
         counts,
@@ -817,28 +818,39 @@ def _regular(key: int) -> list[_Reading]:
     m2 = memo.get(k << 6 | 18) or _group(k, 18)
     k = key >> 108
     m3 = memo.get(k << 6 | 27) or _group(k, 27)
-    groups = (m0, m1, m2, m3)
-    b0, b1, b2, b3 = m0[0], m1[0], m2[0], m3[0]
+    # The pair sits in a group of 3k + 2 tiles, whose bare list is empty: the first group with paired
+    # readings is the only one that can hold it (a second one would leave no bare reading for itself).
+    if m0[1]:
+        pi = 0
+        g0, g1, g2, g3 = m0[1], m1[0], m2[0], m3[0]
+    elif m1[1]:
+        pi = 1
+        g0, g1, g2, g3 = m0[0], m1[1], m2[0], m3[0]
+    elif m2[1]:
+        pi = 2
+        g0, g1, g2, g3 = m0[0], m1[0], m2[1], m3[0]
+    elif m3[1]:
+        pi = 3
+        g0, g1, g2, g3 = m0[0], m1[0], m2[0], m3[1]
+    else:
+        return []
+    if not (g0 and g1 and g2 and g3):
+        return []
+    if len(g0) == 1 and len(g1) == 1 and len(g2) == 1 and len(g3) == 1:  # most hands: one reading
+        r0, r1, r2, r3 = g0[0], g1[0], g2[0], g3[0]
+        return [(r0[0] + r1[0] + r2[0] + r3[0], r0[1] + r1[1] + r2[1] + r3[1], (r0, r1, r2, r3)[pi][2])]
     out: list[_Reading] = []
-    for pi in range(4):
-        if not groups[pi][1]:
-            continue
-        lists = [b0, b1, b2, b3]
-        lists[pi] = groups[pi][1]
-        g0, g1, g2, g3 = lists
-        if not (g0 and g1 and g2 and g3):
-            continue
-        for r0 in g0:
-            for r1 in g1:
-                for r2 in g2:
-                    for r3 in g3:
-                        out.append(
-                            (
-                                r0[0] + r1[0] + r2[0] + r3[0],
-                                r0[1] + r1[1] + r2[1] + r3[1],
-                                (r0, r1, r2, r3)[pi][2],
-                            )
+    for r0 in g0:
+        for r1 in g1:
+            for r2 in g2:
+                for r3 in g3:
+                    out.append(
+                        (
+                            r0[0] + r1[0] + r2[0] + r3[0],
+                            r0[1] + r1[1] + r2[1] + r3[1],
+                            (r0, r1, r2, r3)[pi][2],
                         )
+                    )
     return out
 
 
