@@ -277,7 +277,7 @@ class HandView:
             for g in self.sets
         ]
         if self.pair >= 0:
-            parts.append(part_text((self.pair, self.pair)))
+            parts.append(_PAIR_TEXT[self.pair])
         if self.knitted:
             parts.insert(0, part_text(self.knitted))
         return " ".join(parts)
@@ -421,6 +421,8 @@ _KIND_TEXT: Final = tuple(
     for kind in (CHOW, PUNG, KONG)
 )
 """mpsz of each set (a 4-tile kong), by kind and tile."""
+_PAIR_TEXT: Final = tuple(to_mpsz((t, t)) for t in range(NUM_KINDS))
+"""mpsz of each pair, by tile."""
 
 _M_SUITS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
 _M_HONORS: Final = 0x7F << 27
@@ -670,6 +672,7 @@ def _view(
     cp = mk = ck = 0
     win_pungs = 0
     win_in_chow = False
+    pos = 0  # as in HandView._wait_kind: 1 the winning tile ends a standing chow, 2 is its middle, 4 the pair
     win = facts.ctx.win_tile
     for g in sets:
         t = g.tile
@@ -677,6 +680,7 @@ def _view(
             chows.append(t)
             if not g.declared and t <= win <= t + 2:
                 win_in_chow = True
+                pos |= 2 if t + 1 == win else 1
         else:
             pungs.append(t)
             if g.kind == KONG:
@@ -734,7 +738,13 @@ def _view(
         facts, shape, sets, pair, knitted, tuple(chows), tuple(pungs), cp, mk, ck, f
     )
     if f & F_WAIT_SPOT:  # the wait fan is a fact of the reading: the wait detectors need it
-        w = view._wait = view._wait_kind()
+        if shape == REGULAR:  # HandView._wait_kind, from the loop above
+            if pair == win:
+                pos |= 4
+            w = (1 if pos & 1 else 2 if pos & 2 else 3) if facts.unique_wait else 0
+        else:
+            w = view._wait_kind()
+        view._wait = w
         if w:
             view.features = f | _F_WAIT[w]
     return view
