@@ -407,6 +407,7 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
     per_instance = plan.per_instance
     texts = _HIT_TEXTS
     whole = view.facts.tiles
+    whole_text = view.facts.text or part_text(whole)
     out = []
     for k in sorted(fans, key=plan.order.__getitem__) if len(fans) > 1 else fans:  # as _fan_texts
         hits = fans[k]
@@ -417,7 +418,10 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
         elif hits:
             n = 1
             h = hits[0]
-            tiles = [texts.get(h) or _text_of(h, whole, view)]
+            if len(h) == 1 and h[0] is whole:  # a whole-hand fan (most are)
+                tiles = [whole_text]
+            else:
+                tiles = [texts.get(h) or _text_of(h, whole, view)]
         else:
             n = 1
             tiles = []
