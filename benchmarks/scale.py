@@ -70,7 +70,7 @@ def level(ports: list[int], tables: int, seconds: float, think: float, room: str
     cmd = [sys.executable, "-m", "erma.cli", "loadtest", "--tables", str(tables), "--seconds", str(seconds)]
     for port in ports:
         cmd += ["--url", f"ws://127.0.0.1:{port}/ws"]
-    cmd += ["--think", str(think), "--room", room, "--json"]
+    cmd += ["--think", str(think), "--room", room, "--ramp", str(min(10.0, seconds / 3)), "--json"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds * 10 + 120)

@@ -226,7 +226,14 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
     if args.tables < 1 or args.seconds <= 0:
         raise RuleSetError("--tables must be ≥ 1 and --seconds > 0")
     summary = asyncio.run(
-        run_load(args.url or ["ws://127.0.0.1:8000/ws"], args.tables, args.seconds, args.room, args.think)
+        run_load(
+            args.url or ["ws://127.0.0.1:8000/ws"],
+            args.tables,
+            args.seconds,
+            args.room,
+            args.think,
+            ramp=args.ramp,
+        )
     )
     if not args.json:
         lat = summary["latency_ms"]
@@ -332,6 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--seconds", type=float, default=10)
     load.add_argument("--room", default="cuopai-novice")
     load.add_argument("--think", type=float, default=0.0, help="human-like think time in seconds (mean)")
+    load.add_argument("--ramp", type=float, default=0.0, help="spread the tables' starts over these seconds")
     load.add_argument("--json", action="store_true")
     load.set_defaults(func=_cmd_loadtest)
 

@@ -78,8 +78,16 @@ def _choose(view: dict[str, Any], rng: random.Random) -> str:
 
 
 async def _table(
-    urls: list[str], index: int, room: str, until: float, think: float, stats: LoadStats, rng: random.Random
+    urls: list[str],
+    index: int,
+    room: str,
+    until: float,
+    think: float,
+    stats: LoadStats,
+    rng: random.Random,
+    delay: float = 0.0,
 ) -> None:
+    await asyncio.sleep(delay)
     base = urls[index % len(urls)]
     http = base.replace("ws://", "http://").replace("wss://", "https://").rsplit("/ws", 1)[0]
     async with httpx.AsyncClient(timeout=10) as client:
@@ -204,14 +212,18 @@ async def run_load(
     room: str = "cuopai-novice",
     think: float = 0.0,
     seed: int = 1,
+    ramp: float = 0.0,
 ) -> dict[str, Any]:
-    """Play ``tables`` tables for about ``seconds`` seconds; returns the summary."""
+    """Play ``tables`` tables for about ``seconds`` seconds, their starts spread over the first ``ramp``
+    seconds; returns the summary."""
     stats = LoadStats()
     rng = random.Random(seed)
     t0 = time.monotonic()
     until = t0 + seconds
     tasks = [
-        asyncio.create_task(_table(urls, i, room, until, think, stats, random.Random(rng.random())))
+        asyncio.create_task(
+            _table(urls, i, room, until, think, stats, random.Random(rng.random()), ramp * i / tables)
+        )
         for i in range(tables)
     ]
     done = await asyncio.gather(*tasks, return_exceptions=True)
