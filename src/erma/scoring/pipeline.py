@@ -379,7 +379,10 @@ def _fan_texts(fans: Fans, plan: Plan, view: HandView) -> list[tuple[str, int, l
             out.append((k, len(hits), [texts.get(h) or _text_of(h, whole, view) for h in hits]))
         elif hits:
             h = hits[0]
-            out.append((k, 1, [texts.get(h) or _text_of(h, whole, view)]))
+            if len(h) == 1 and h[0] is whole:  # a whole-hand fan (most are)
+                out.append((k, 1, [view.facts.text or part_text(whole)]))
+            else:
+                out.append((k, 1, [texts.get(h) or _text_of(h, whole, view)]))
         else:
             out.append((k, 1, []))
     return out
