@@ -489,10 +489,13 @@ def test_touch_first_tap_picks_second_discards(browser: Any, web_server: Any) ->
         assert strip(p)["mode"] == "after"
         assert len(state(p)["discards"][me]) == before  # not yet discarded
         p.page.locator(f"[data-testid=my-hand] .tile.picked[data-tile='{kind}']").tap()
-        p.page.wait_for_function(
-            f"() => window.erma.state.view.discards[{me}].length > {before}", timeout=10000
-        )
-        assert state(p)["discards"][me][-1] == kind
+        # read the river's newest tile in the same moment it grows (the bot may claim it right after)
+        newest = p.page.wait_for_function(
+            f"() => {{ const d = window.erma.state.view.discards[{me}];"
+            f" return d.length > {before} ? d[d.length - 1] : null; }}",
+            timeout=10000,
+        ).json_value()
+        assert newest == kind
     finally:
         p.close()
     assert p.errors == [], f"console errors: {p.errors}"
