@@ -161,15 +161,19 @@ class Group(NamedTuple):
     """A declared set (副露, or a concealed kong), not formed from the standing tiles."""
     melded: bool
     """Claimed from a discard (明); a concealed kong and standing sets are not."""
-    size: int = 4
-    """Tiles of a kong: 4, or 5–8 for a 无双 extended kong (still one kong)."""
+    size: int
+    """Tiles of a kong: 4, or 5–8 for a 无双 extended kong (still one kong); 4 for a chow or a pung."""
+    tiles: tuple[Tile, ...]
+    """The tiles of the set (a field, not computed on each use: detectors read it often)."""
 
-    @property
-    def tiles(self) -> tuple[Tile, ...]:
-        """The tiles of the set."""
-        if self.kind == CHOW:
-            return (self.tile, self.tile + 1, self.tile + 2)
-        return (self.tile,) * (self.size if self.kind == KONG else 3)
+
+def make_group(kind: int, tile: Tile, declared: bool, melded: bool, size: int = 4) -> Group:
+    """A :class:`Group` with its tiles filled in."""
+    if kind == CHOW:
+        tiles: tuple[Tile, ...] = (tile, tile + 1, tile + 2)
+    else:
+        tiles = (tile,) * (size if kind == KONG else 3)
+    return Group(kind, tile, declared, melded, size, tiles)
 
 
 @dataclass(slots=True)
@@ -372,10 +376,10 @@ def part_text(part: tuple[Tile, ...]) -> str:
 
 def _declared_group(kind: MeldKind, tile: Tile) -> Group:
     if kind is MeldKind.CHOW:
-        return Group(CHOW, tile, True, True)
+        return make_group(CHOW, tile, True, True)
     if kind is MeldKind.PUNG:
-        return Group(PUNG, tile, True, True)
-    return Group(KONG, tile, True, kind is not MeldKind.CONCEALED_KONG)
+        return make_group(PUNG, tile, True, True)
+    return make_group(KONG, tile, True, kind is not MeldKind.CONCEALED_KONG)
 
 
 _DECLARED: Final[dict[tuple[MeldKind, Tile], Group]] = {
@@ -407,15 +411,16 @@ def _declared_of(m: Meld) -> Group:
         if k is MeldKind.EXPOSED_KONG or k is MeldKind.ADDED_KONG:
             return _DECLARED_KONG[m.tile]
     else:  # a 无双 extended kong (5–8 tiles) is one kong with all its tiles
-        return _declared_group(k, m.tile)._replace(size=m.size)
+        g = _declared_group(k, m.tile)
+        return make_group(g.kind, g.tile, True, g.melded, m.size)
     return _declared_group(k, m.tile)
 
 
-_STANDING_PUNG: Final = tuple(Group(PUNG, t, False, False) for t in range(NUM_KINDS))
-_STANDING_CHOW: Final = tuple(Group(CHOW, t, False, False) for t in range(NUM_KINDS))
+_STANDING_PUNG: Final = tuple(make_group(PUNG, t, False, False) for t in range(NUM_KINDS))
+_STANDING_CHOW: Final = tuple(make_group(CHOW, t, False, False) for t in range(NUM_KINDS))
 _KIND_TEXT: Final = tuple(
     tuple(
-        to_mpsz(Group(kind, t, False, False).tiles) if kind != CHOW or (t < 27 and t % 9 <= 6) else ""
+        to_mpsz(make_group(kind, t, False, False).tiles) if kind != CHOW or (t < 27 and t % 9 <= 6) else ""
         for t in range(NUM_KINDS)
     )
     for kind in (CHOW, PUNG, KONG)
