@@ -7,7 +7,18 @@ import importlib
 
 import pytest
 
-MODULES = ["__init__", "table", "context", "waits", "readings", "detectors", "combine", "pipeline", "cli"]
+MODULES = [
+    "__init__",
+    "table",
+    "context",
+    "waits",
+    "readings",
+    "detectors",
+    "combine",
+    "pipeline",
+    "plain",
+    "cli",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

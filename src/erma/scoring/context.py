@@ -56,10 +56,12 @@ KNOWN_KEYS = frozenset(
     )
 )
 
-_TOKEN: dict[str, Tile] = {}
+TOKENS: dict[str, Tile] = {}
+"""Every one-tile token, Botzone (``W5``) and mpsz (``5m``), flowers too → its kind."""
 for _t in range(NUM_ALL_KINDS):
-    _TOKEN[BOTZONE[_t]] = _t
-    _TOKEN[tile_to_mpsz(_t)] = _t
+    TOKENS[BOTZONE[_t]] = _t
+    TOKENS[tile_to_mpsz(_t)] = _t
+_TOKEN = TOKENS
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,12 +292,14 @@ def _meld(raw: object, i: int) -> Meld:
             key = (kind, tile_text, offer)
             m = _MELDS.get(key)
             if m is None:
-                m = _MELDS[key] = _meld_checked(raw, i)
+                m = _MELDS[key] = read_pack(raw, i)
             return m
-    return _meld_checked(raw, i)
+    return read_pack(raw, i)
 
 
-def _meld_checked(raw: object, i: int) -> Meld:
+def read_pack(raw: object, i: int) -> Meld:
+    """Check one pack ``[kind, tile, offer]`` (or ``[GANG, tile, offer, size]``), the ``i``-th of a record,
+    and read it as a meld; raises InvalidHandError / InvalidNotationError."""
     where = f"packs[{i}]"
     if not isinstance(raw, list | tuple) or len(raw) not in (3, 4):
         raise InvalidHandError(

@@ -167,9 +167,14 @@ def group(fan_id: str, family: str, arity: int) -> Callable[[Callable[..., bool]
 set_known_ids(lambda: REGISTRY.keys())
 
 _NONE: Final[list[Hit]] = []
+_F_ANY_SUIT: Final = F_ONE_SUIT | F_TWO_SUITS | F_THREE_SUITS
+_F_FULL_FLUSH: Final = F_ONE_SUIT | F_NO_HONORS
+_F_HALF_FLUSH: Final = F_ONE_SUIT | F_HONORS
+_F_ALL_TYPES: Final = F_THREE_SUITS | F_WINDS_DRAGONS
+_LOW_BITS: Final = sum(1 << (4 * t) for t in range(34))
 
 
-# A whole-hand hit is ``[(v.facts.tiles,)]``, a winning-tile hit ``[((v.facts.ctx.win_tile,),)]`` (written
+# A whole-hand hit is ``[(v.facts.tiles,)]``, a winning-tile hit ``[((v.facts.win_tile,),)]`` (written
 # out in each detector: a helper call costs as much as the rest of a small detector).
 
 
@@ -228,8 +233,8 @@ def seven_shifted_pairs(v: HandView) -> list[Hit]:
 def nine_gates(v: HandView) -> list[Hit]:
     """九莲宝灯 Nine Gates: concealed 1112345678999 of one suit, won on any tile of it."""
     f = v.facts
-    win = f.ctx.win_tile
-    if f.ctx.melds or win >= 27:
+    win = f.win_tile
+    if f.declared or win >= 27:
         return _NONE
     base = 9 * _suit(win)
     c = list(f.standing[base : base + 9])
@@ -249,25 +254,25 @@ def all_green(v: HandView) -> list[Hit]:
 @fan("all_terminals", TILE_SHAPES, needs=F_TERMINALS_ONLY)
 def all_terminals(v: HandView) -> list[Hit]:
     """清幺九 All Terminals: only 1s and 9s."""
-    return [(v.facts.tiles,)] if v.facts.terminals_only else _NONE
+    return [(v.facts.tiles,)] if v.features & F_TERMINALS_ONLY else _NONE
 
 
 @fan("all_honors", TILE_SHAPES, needs=F_OUTSIDE_ONLY | F_HONORS)
 def all_honors(v: HandView) -> list[Hit]:
     """字一色 All Honors."""
-    return [(v.facts.tiles,)] if v.facts.suits == 0 else _NONE
+    return [(v.facts.tiles,)] if not v.features & _F_ANY_SUIT else _NONE
 
 
 @fan("all_terminals_and_honors", TILE_SHAPES, needs=F_OUTSIDE_ONLY)
 def all_terminals_and_honors(v: HandView) -> list[Hit]:
     """混幺九 All Terminals and Honors: only terminals and honours."""
-    return [(v.facts.tiles,)] if v.facts.outside_only else _NONE
+    return [(v.facts.tiles,)] if v.features & F_OUTSIDE_ONLY else _NONE
 
 
 @fan("all_simples", TILE_SHAPES, needs=F_SIMPLES_ONLY)
 def all_simples(v: HandView) -> list[Hit]:
     """断幺 All Simples: no terminal or honour."""
-    return [(v.facts.tiles,)] if v.facts.simples_only else _NONE
+    return [(v.facts.tiles,)] if v.features & F_SIMPLES_ONLY else _NONE
 
 
 @fan("reversible_tiles", TILE_SHAPES, needs=F_REVERSIBLE_ONLY)
@@ -279,34 +284,31 @@ def reversible_tiles(v: HandView) -> list[Hit]:
 @fan("full_flush", TILE_SHAPES, needs=F_ONE_SUIT | F_NO_HONORS)
 def full_flush(v: HandView) -> list[Hit]:
     """清一色 Full Flush: one suit, no honours."""
-    f = v.facts
-    return [(v.facts.tiles,)] if f.suits == 1 and not f.honors else _NONE
+    return [(v.facts.tiles,)] if v.features & _F_FULL_FLUSH == _F_FULL_FLUSH else _NONE
 
 
 @fan("half_flush", TILE_SHAPES, needs=F_ONE_SUIT | F_HONORS)
 def half_flush(v: HandView) -> list[Hit]:
     """混一色 Half Flush: one suit and honours."""
-    f = v.facts
-    return [(v.facts.tiles,)] if f.suits == 1 and f.honors else _NONE
+    return [(v.facts.tiles,)] if v.features & _F_HALF_FLUSH == _F_HALF_FLUSH else _NONE
 
 
 @fan("one_voided_suit", TILE_SHAPES, needs=F_TWO_SUITS)
 def one_voided_suit(v: HandView) -> list[Hit]:
     """缺一门 One Voided Suit: exactly one suit absent."""
-    return [(v.facts.tiles,)] if v.facts.suits == 2 else _NONE
+    return [(v.facts.tiles,)] if v.features & F_TWO_SUITS else _NONE
 
 
 @fan("no_honors", TILE_SHAPES, needs=F_NO_HONORS)
 def no_honors(v: HandView) -> list[Hit]:
     """无字 No Honors."""
-    return [(v.facts.tiles,)] if not v.facts.honors else _NONE
+    return [(v.facts.tiles,)] if v.features & F_NO_HONORS else _NONE
 
 
 @fan("all_types", TILE_SHAPES, needs=F_THREE_SUITS | F_WINDS_DRAGONS)
 def all_types(v: HandView) -> list[Hit]:
     """五门齐 All Types: three suits, a wind and a dragon."""
-    f = v.facts
-    return [(v.facts.tiles,)] if f.suits == 3 and f.winds and f.dragons else _NONE
+    return [(v.facts.tiles,)] if v.features & _F_ALL_TYPES == _F_ALL_TYPES else _NONE
 
 
 def _range_fan(lo: int, hi: int) -> Detector:
@@ -327,14 +329,18 @@ fan("lower_four", TILE_SHAPES, F_NO_HONORS | F_RANKS_1_4)(_range_fan(1, 4))  # �
 @fan("tile_hog", TILE_SHAPES, needs=F_FOUR_COPIES)
 def tile_hog(v: HandView) -> list[Hit]:
     """四归一 Tile Hog: all four copies of a kind used, not as a kong (each; 无双: 4+ outside kongs)."""
-    c = v.facts.counts
-    if not (v.melded_kongs or v.concealed_kongs):
-        return [((t,) * 4,) for t in v.facts.kinds if c[t] >= 4]
-    kongs = [g for g in v.sets if g.kind == KONG]
-    out = list(c)
-    for g in kongs:
-        out[g.tile] -= g.size
-    return [((t,) * 4,) for t in v.facts.kinds if out[t] >= 4]
+    k = v.facts.full_key  # 4 bits a kind
+    if v.melded_kongs or v.concealed_kongs:
+        for g in v.sets:
+            if g.kind == KONG:
+                k -= g.key
+    hog = (k >> 2 | k >> 3) & _LOW_BITS  # the low bit of each kind's count of 4 or more
+    hits: list[Hit] = []
+    while hog:
+        low = hog & -hog
+        hits.append((((low.bit_length() - 1) >> 2,) * 4,))
+        hog ^= low
+    return hits
 
 
 # ----------------------------------------------------------------------------------- the sets
@@ -447,14 +453,14 @@ def pung_of_terminals_or_honors(v: HandView) -> list[Hit]:
 @fan("prevalent_wind", SET_SHAPES, needs=F_WIND_PUNG)
 def prevalent_wind(v: HandView) -> list[Hit]:
     """圈风刻 Prevalent Wind: a pung or kong of the prevalent wind."""
-    w = EAST + v.facts.ctx.prevalent_wind
+    w = EAST + v.facts.prevalent_wind
     return [(g.tiles,) for g in v.sets if g.tile == w and g.kind != CHOW]
 
 
 @fan("seat_wind", SET_SHAPES, needs=F_WIND_PUNG)
 def seat_wind(v: HandView) -> list[Hit]:
     """门风刻 Seat Wind: a pung or kong of the seat wind."""
-    w = EAST + v.facts.ctx.seat_wind
+    w = EAST + v.facts.seat_wind
     return [(g.tiles,) for g in v.sets if g.tile == w and g.kind != CHOW]
 
 
@@ -523,13 +529,13 @@ def _wait(kind: int) -> Detector:
     def detect(v: HandView) -> list[Hit]:
         if v.wait_kind() != kind:
             return _NONE
-        win = v.facts.ctx.win_tile
+        win = v.facts.win_tile
         if kind == 3:
             return [((win, win),)]
         for g in v.sets:
             if g.kind == CHOW and not g.declared and g.tile <= win <= g.tile + 2:
                 return [(g.tiles,)]
-        return [((v.facts.ctx.win_tile,),)]
+        return [((v.facts.win_tile,),)]
 
     return detect
 
@@ -545,48 +551,48 @@ fan("single_wait", SET_SHAPES, F_WAIT_SPOT | F_WAIT_SINGLE)(_wait(3))  # 单钓�
 @fan("self_drawn", needs=F_SELF_DRAWN)
 def self_drawn(v: HandView) -> list[Hit]:
     """自摸 Self-Drawn."""
-    return [((v.facts.ctx.win_tile,),)] if v.facts.self_drawn else _NONE
+    return [((v.facts.win_tile,),)] if v.facts.self_drawn else _NONE
 
 
 @fan("last_tile", needs=F_LAST_TILE)
 def last_tile(v: HandView) -> list[Hit]:
     """和绝张 Last Tile: the winning tile is the last copy."""
-    return [((v.facts.ctx.win_tile,),)] if v.facts.last_tile else _NONE
+    return [((v.facts.win_tile,),)] if v.facts.last_tile else _NONE
 
 
 @fan("last_tile_draw", needs=F_WALL_LAST | F_SELF_DRAWN)
 def last_tile_draw(v: HandView) -> list[Hit]:
     """妙手回春 Last Tile Draw: self-drawn on the last wall tile."""
-    return [((v.facts.ctx.win_tile,),)] if v.facts.wall_last and v.facts.self_drawn else _NONE
+    return [((v.facts.win_tile,),)] if v.facts.wall_last and v.facts.self_drawn else _NONE
 
 
 @fan("last_tile_claim", needs=F_WALL_LAST | F_DISCARD)
 def last_tile_claim(v: HandView) -> list[Hit]:
     """海底捞月 Last Tile Claim: won on the last discard."""
-    return [((v.facts.ctx.win_tile,),)] if v.facts.wall_last and not v.facts.self_drawn else _NONE
+    return [((v.facts.win_tile,),)] if v.facts.wall_last and not v.facts.self_drawn else _NONE
 
 
 @fan("out_with_replacement_tile", needs=F_KONG_INVOLVED | F_SELF_DRAWN)
 def out_with_replacement_tile(v: HandView) -> list[Hit]:
     """杠上开花 Out with Replacement Tile: self-drawn on a kong's replacement tile (not a robbed kong)."""
     f = v.facts
-    return [((v.facts.ctx.win_tile,),)] if f.kong_involved and f.self_drawn and not f.ctx.robbing else _NONE
+    return [((v.facts.win_tile,),)] if f.kong_involved and f.self_drawn and not f.robbing else _NONE
 
 
 @fan("robbing_the_kong", needs=F_KONG_OR_ROBBING)
 def robbing_the_kong(v: HandView) -> list[Hit]:
     """抢杠和 Robbing The Kong: won on the tile of the opponent's added kong (maybe scored as self-drawn)."""
     f = v.facts
-    return [((v.facts.ctx.win_tile,),)] if f.ctx.robbing or (f.kong_involved and not f.self_drawn) else _NONE
+    return [((v.facts.win_tile,),)] if f.robbing or (f.kong_involved and not f.self_drawn) else _NONE
 
 
 @fan("flower_tiles", needs=F_FLOWERS)
 def flower_tiles(v: HandView) -> list[Hit]:
     """花牌 Flower Tiles: one per flower."""
-    ctx = v.facts.ctx
-    if ctx.flowers:
-        return [((f,),) for f in ctx.flowers]
-    return [()] * ctx.flower_count
+    f = v.facts
+    if f.flowers:
+        return [((t,),) for t in f.flowers]
+    return [()] * f.flower_count
 
 
 @fallback("chicken_hand")

@@ -17,7 +17,18 @@ from erma.scoring import twoplayer as _twoplayer  # noqa: F401  (registers the t
 from erma.scoring.combine import GroupPlan, combine_chows, combine_pungs
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, Detector, Hit
-from erma.scoring.readings import ALL_SHAPES, KONG, PART_TEXTS, REGULAR, HandView, part_text, readings
+from erma.scoring.plain import plain_facts
+from erma.scoring.readings import (
+    ALL_SHAPES,
+    KONG,
+    PART_TEXTS,
+    REGULAR,
+    HandView,
+    hand_facts,
+    part_text,
+    readings,
+    readings_of,
+)
 from erma.scoring.table import FanRow, FanTable, load_table
 
 Fans = dict[str, list[Hit]]
@@ -396,15 +407,17 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
     raises :class:`~erma.errors.RuleSetError`, a configuration error).
     """
     plan = plan_for(table)  # a bad table is the caller's configuration error: let RuleSetError through
-    try:
-        ctx = read_record(record)
-    except ErmaError as exc:
-        return {"error": "invalid_input", "message": str(exc)}
-    except (TypeError, ValueError, KeyError) as exc:  # defensive: odd values inside the record
-        return {"error": "invalid_input", "message": f"malformed record: {exc}"}
-    found = best(readings(ctx)[1], plan)
+    facts = plain_facts(record)  # most records: straight into the hand's facts
+    if facts is None:
+        try:
+            facts = hand_facts(read_record(record))
+        except ErmaError as exc:
+            return {"error": "invalid_input", "message": str(exc)}
+        except (TypeError, ValueError, KeyError) as exc:  # defensive: odd values inside the record
+            return {"error": "invalid_input", "message": f"malformed record: {exc}"}
+    found = best(readings_of(facts), plan)
     if found is None:
-        return {"error": "not_win", "message": f"{ctx.to_notation()} is not a winning hand"}
+        return {"error": "not_win", "message": f"{facts.ctx.to_notation()} is not a winning hand"}
     view, fans, pts = found
     names = plan.names
     per_instance = plan.per_instance

@@ -15,13 +15,14 @@ tile order m < s < p < 东南西北 < 中发白), which its tie-breaks depend on
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from erma.analysis.decompose import group_readings
 from erma.analysis.tables import INC, SUIT_MASK
 from erma.hand import Meld, MeldKind
-from erma.scoring.context import WinContext
+from erma.scoring.context import WinContext, read_record
 from erma.scoring.waits import regular_waits_key, unique_wait_key
 from erma.tiles import BAMBOOS, DOTS, GREENS, NUM_KINDS, TERMINALS_AND_HONORS, WHITE, Tile, to_mpsz
 
@@ -165,6 +166,8 @@ class Group(NamedTuple):
     """Tiles of a kong: 4, or 5–8 for a 无双 extended kong (still one kong); 4 for a chow or a pung."""
     tiles: tuple[Tile, ...]
     """The tiles of the set (a field, not computed on each use: detectors read it often)."""
+    key: int
+    """The tiles packed 4 bits a kind (:data:`erma.analysis.tables.INC`)."""
 
 
 def make_group(kind: int, tile: Tile, declared: bool, melded: bool, size: int = 4) -> Group:
@@ -173,23 +176,19 @@ def make_group(kind: int, tile: Tile, declared: bool, melded: bool, size: int = 
         tiles: tuple[Tile, ...] = (tile, tile + 1, tile + 2)
     else:
         tiles = (tile,) * (size if kind == KONG else 3)
-    return Group(kind, tile, declared, melded, size, tiles)
+    return Group(kind, tile, declared, melded, size, tiles, sum(INC[t] for t in tiles if t < NUM_KINDS))
 
 
 @dataclass(slots=True)
 class HandFacts:
-    """What every reading of one hand shares: counts, the tiles, the corrected win flags."""
+    """What every reading of one hand shares: the corrected win flags, the packed counts, the tiles, and
+    the hand's facts as ``F_*`` bits (:attr:`features`). The rarer views of the same facts (counts, kinds,
+    suits, ranks, …) are properties computed from these when a detector asks."""
 
-    ctx: WinContext
-    """The win context read from the record."""
-    counts: list[int]
-    """Count of each kind over the whole hand (declared sets, standing tiles, winning tile)."""
-    standing: list[int]
-    """Count of each kind among the standing tiles with the winning tile."""
-    tiles: tuple[Tile, ...]
-    """Every tile of the hand, sorted (kongs give four)."""
-    kinds: tuple[Tile, ...]
-    """The kinds present, sorted."""
+    source: WinContext | Mapping[str, Any]
+    """The win context, or the record it is read from when first asked (:attr:`ctx`)."""
+    win_tile: Tile
+    """和牌张."""
     declared: tuple[Group, ...]
     """The declared sets as groups."""
     melded_sets: int
@@ -202,41 +201,103 @@ class HandFacts:
     """杠上开花 / 抢杠和 after the corrections (needs a kong / a first copy)."""
     wall_last: bool
     """The last wall tile."""
-    suits: int = 0
-    """Number of suits present (0–3)."""
-    honors: bool = False
-    """Any honour present."""
-    winds: bool = False
-    """Any wind present."""
-    dragons: bool = False
-    """Any dragon present."""
-    ranks: tuple[int, int] = (0, 0)
-    """Lowest and highest rank (1–9) of the suited tiles; (0, 0) if none."""
-    terminals_only: bool = False
-    """Only 1s and 9s (清幺九 tiles)."""
-    outside_only: bool = False
-    """Only terminals and honours (混幺九 tiles)."""
-    simples_only: bool = False
-    """No terminal or honour (断幺 tiles)."""
-    key: int = 0
+    seat_wind: int
+    """门风 0–3."""
+    prevalent_wind: int
+    """圈风 0–3."""
+    robbing: bool
+    """Won on a robbed added kong (``WinContext.robbing``)."""
+    flowers: tuple[Tile, ...]
+    """Flowers held, by kind, when the record names them."""
+    flower_count: int
+    """花牌 count."""
+    key: int
     """The standing tiles with the winning tile, packed 4 bits a kind (:data:`erma.analysis.tables.INC`)."""
-    mask: int = 0
-    """The kinds present, one bit a kind (bit t for kind t)."""
-    features: int = 0
-    """The hand facts (``F_*`` bits up to F_RANKS_6_9) that hold."""
-    full_key: int = 0
+    full_key: int
     """Every tile of the hand (declared sets too), packed 4 bits a kind."""
-    text: str = ""
-    """The whole hand in mpsz (``part_text(tiles)``), joined from per-suit texts; "" if not given."""
+    mask: int
+    """The kinds present, one bit a kind (bit t for kind t)."""
+    features: int
+    """The hand facts (``F_*`` bits up to F_RANKS_6_9, and F_KONG_OR_ROBBING) that hold."""
+    tiles: tuple[Tile, ...]
+    """Every tile of the hand, sorted (kongs give four)."""
+    text: str
+    """The whole hand in mpsz (``part_text(tiles)``), joined from per-suit texts."""
     _unique_wait: bool | None = field(default=None, repr=False)
+
+    @property
+    def ctx(self) -> WinContext:
+        """The win context (read from the record on first use when the facts came straight from one)."""
+        src = self.source
+        if not isinstance(src, WinContext):
+            src = self.source = read_record(src)
+        return src
+
+    @property
+    def counts(self) -> list[int]:
+        """Count of each kind over the whole hand (declared sets, standing tiles, winning tile)."""
+        return _unpack(self.full_key)
+
+    @property
+    def standing(self) -> list[int]:
+        """Count of each kind among the standing tiles with the winning tile."""
+        return _unpack(self.key)
+
+    @property
+    def kinds(self) -> tuple[Tile, ...]:
+        """The kinds present, sorted."""
+        m0, m1, m2, m3 = _suit_infos(self.full_key)
+        return m0[2] + m1[2] + m2[2] + m3[2]
+
+    @property
+    def suits(self) -> int:
+        """Number of suits present (0–3)."""
+        m = self.mask
+        return (m & 0x1FF != 0) + (m >> 9 & 0x1FF != 0) + (m >> 18 & 0x1FF != 0)
+
+    @property
+    def honors(self) -> bool:
+        """Any honour present."""
+        return self.mask & _M_HONORS != 0
+
+    @property
+    def winds(self) -> bool:
+        """Any wind present."""
+        return self.mask & _M_WINDS != 0
+
+    @property
+    def dragons(self) -> bool:
+        """Any dragon present."""
+        return self.mask & _M_DRAGONS != 0
+
+    @property
+    def ranks(self) -> tuple[int, int]:
+        """Lowest and highest rank (1–9) of the suited tiles; (0, 0) if none."""
+        m = self.mask
+        return _RANKS[(m | m >> 9 | m >> 18) & 0x1FF]
+
+    @property
+    def terminals_only(self) -> bool:
+        """Only 1s and 9s (清幺九 tiles)."""
+        return self.features & F_TERMINALS_ONLY != 0
+
+    @property
+    def outside_only(self) -> bool:
+        """Only terminals and honours (混幺九 tiles)."""
+        return self.features & F_OUTSIDE_ONLY != 0
+
+    @property
+    def simples_only(self) -> bool:
+        """No terminal or honour (断幺 tiles)."""
+        return self.features & F_SIMPLES_ONLY != 0
 
     @property
     def unique_wait(self) -> bool:
         """独听 of the standing tiles (regular and seven-pairs waits, copy limit ignored)."""
         if self._unique_wait is None:
-            win = self.ctx.win_tile
-            if len(self.ctx.concealed) == 13 and len(self.kinds) <= 8:  # else no seven-pairs wait
-                sp = list(self.standing)
+            win = self.win_tile
+            if not self.declared and self.mask.bit_count() <= 8:  # else no seven-pairs wait
+                sp = self.standing
                 sp[win] -= 1
                 self._unique_wait = unique_wait_key(self.key - INC[win], sp)
             else:
@@ -299,10 +360,10 @@ class HandView:
 
     def _wait_kind(self) -> int:
         f = self.facts
-        win = f.ctx.win_tile
+        win = f.win_tile
         if self.shape == KNITTED:
-            if f.ctx.melds:
-                if win not in self.knitted or f.standing[win] == 3:
+            if f.declared:
+                if win not in self.knitted or (f.key >> (4 * win)) & 15 == 3:
                     return 3
                 return 0
             rest = f.key - INC[win]
@@ -396,7 +457,7 @@ _DECLARED_HIDDEN: Final = tuple(_DECLARED[MeldKind.CONCEALED_KONG, t] for t in r
 _DECLARED_KONG: Final = tuple(_DECLARED[MeldKind.EXPOSED_KONG, t] for t in range(NUM_KINDS))
 
 
-def _declared_of(m: Meld) -> Group:
+def declared_group(m: Meld) -> Group:
     """The group of a declared meld (prebuilt; enum members compared by identity, not hashed)."""
     k = m.kind
     if k is MeldKind.CHOW:
@@ -489,29 +550,24 @@ _RANKS_FACTS: Final = tuple(_ranks_facts(rm) for rm in range(512))
 
 
 _FACTS_ORDER: Final = [
-    "ctx",
-    "counts",
-    "standing",
-    "tiles",
-    "kinds",
+    "source",
+    "win_tile",
     "declared",
     "melded_sets",
     "self_drawn",
     "last_tile",
     "kong_involved",
     "wall_last",
-    "suits",
-    "honors",
-    "winds",
-    "dragons",
-    "ranks",
-    "terminals_only",
-    "outside_only",
-    "simples_only",
+    "seat_wind",
+    "prevalent_wind",
+    "robbing",
+    "flowers",
+    "flower_count",
     "key",
+    "full_key",
     "mask",
     "features",
-    "full_key",
+    "tiles",
     "text",
 ]
 _VIEW_ORDER: Final = [
@@ -530,7 +586,7 @@ _VIEW_ORDER: Final = [
 if [f.name for f in fields(HandFacts)][: len(_FACTS_ORDER)] != _FACTS_ORDER or [
     f.name for f in fields(HandView)
 ][: len(_VIEW_ORDER)] != _VIEW_ORDER:  # pragma: no cover - a guard for whoever reorders the fields
-    raise RuntimeError("HandFacts / HandView fields were reordered: update hand_facts and _view")
+    raise RuntimeError("HandFacts / HandView fields were reordered: update build_facts and _view")
 
 
 _SuitInfo = tuple[tuple[int, ...], tuple[Tile, ...], tuple[Tile, ...], int, int, str, int, int]
@@ -560,44 +616,76 @@ def _suit_info(mk: int) -> _SuitInfo:
     return got
 
 
-_SET_KEY: Final = (
-    tuple(INC[t] + INC[t + 1] + INC[t + 2] if t + 2 < NUM_KINDS else 0 for t in range(NUM_KINDS)),
-    tuple(3 * INC[t] for t in range(NUM_KINDS)),
-)
-"""Packed counts of a chow (by lowest tile) and of a pung."""
+def _suit_infos(key: int) -> tuple[_SuitInfo, _SuitInfo, _SuitInfo, _SuitInfo]:
+    """The per-suit infos of a packed key (memoised)."""
+    info = _SUIT_INFO
+    k = key & SUIT_MASK
+    m0 = info.get(k << 2) or _suit_info(k << 2)
+    k = (key >> 36) & SUIT_MASK
+    m1 = info.get(k << 2 | 1) or _suit_info(k << 2 | 1)
+    k = (key >> 72) & SUIT_MASK
+    m2 = info.get(k << 2 | 2) or _suit_info(k << 2 | 2)
+    k = key >> 108
+    m3 = info.get(k << 2 | 3) or _suit_info(k << 2 | 3)
+    return m0, m1, m2, m3
+
+
+def _unpack(key: int) -> list[int]:
+    """The count vector (34 kinds) of a packed key, from the per-suit memo."""
+    m0, m1, m2, m3 = _suit_infos(key)
+    return [*m0[0], *m1[0], *m2[0], *m3[0]]
 
 
 def hand_facts(ctx: WinContext) -> HandFacts:
     """The shared facts of a hand, with the reference's corrections of the win flags."""
     win = ctx.win_tile
-    key = sum(map(_INC.__getitem__, ctx.concealed), _INC[win])
-    info = _SUIT_INFO
+    return build_facts(
+        ctx,
+        tuple([declared_group(m) for m in ctx.melds]) if ctx.melds else (),
+        sum(map(_INC.__getitem__, ctx.concealed), _INC[win]),
+        win,
+        ctx.self_drawn,
+        ctx.fourth_tile,
+        ctx.about_kong,
+        ctx.wall_last,
+        ctx.seat_wind,
+        ctx.prevalent_wind,
+        ctx.robbing,
+        ctx.flowers,
+        ctx.flower_count,
+        ctx.copies,
+    )
+
+
+def build_facts(
+    source: WinContext | Mapping[str, Any],
+    declared: tuple[Group, ...],
+    key: int,
+    win: Tile,
+    self_drawn: bool,
+    fourth_tile: bool,
+    about_kong: bool,
+    wall_last: bool,
+    seat_wind: int,
+    prevalent_wind: int,
+    robbing: bool,
+    flowers: tuple[Tile, ...],
+    flower_count: int,
+    copies: int,
+) -> HandFacts:
+    """:func:`hand_facts` from the hand's parts: its declared sets, the packed standing tiles with the
+    winning tile, and the win context's values (``source`` is kept for :attr:`HandFacts.ctx`). Both the
+    checked path (a WinContext) and score_record's plain-record path end here."""
     has_kong = False
     melded_sets = 0
-    if ctx.melds:
-        declared = tuple([_declared_of(m) for m in ctx.melds])
-        full = key
-        for g in declared:
-            kind = g.kind
-            if kind == KONG:
-                has_kong = True
-                full += g.size * _INC[g.tile]
-            else:
-                full += _SET_KEY[kind][g.tile]
-            if g.melded:
-                melded_sets += 1
-        k = key & SUIT_MASK
-        a0 = info.get(k << 2) or _suit_info(k << 2)
-        k = (key >> 36) & SUIT_MASK
-        a1 = info.get(k << 2 | 1) or _suit_info(k << 2 | 1)
-        k = (key >> 72) & SUIT_MASK
-        a2 = info.get(k << 2 | 2) or _suit_info(k << 2 | 2)
-        k = key >> 108
-        a3 = info.get(k << 2 | 3) or _suit_info(k << 2 | 3)
-        standing = [*a0[0], *a1[0], *a2[0], *a3[0]]
-    else:
-        declared = ()
-        full = key
+    full = key
+    for g in declared:
+        full += g.key
+        if g.melded:
+            melded_sets += 1
+        if g.kind == KONG:
+            has_kong = True
+    info = _SUIT_INFO
     k = full & SUIT_MASK
     m0 = info.get(k << 2) or _suit_info(k << 2)
     k = (full >> 36) & SUIT_MASK
@@ -606,61 +694,59 @@ def hand_facts(ctx: WinContext) -> HandFacts:
     m2 = info.get(k << 2 | 2) or _suit_info(k << 2 | 2)
     k = full >> 108
     m3 = info.get(k << 2 | 3) or _suit_info(k << 2 | 3)
-    counts = [*m0[0], *m1[0], *m2[0], *m3[0]]
-    if not declared:
-        standing = counts[:]
     s0 = m0[3]
     s1 = m1[3]
     s2 = m2[3]
-    h = m3[3]
-    mask = s0 | s1 << 9 | s2 << 18 | h << 27
-    fixed_win = counts[win] - standing[win]
-    last = (ctx.fourth_tile and standing[win] == 1) or fixed_win == ctx.copies - 1
-    kong = ctx.about_kong
+    shift = 4 * win
+    standing_win = (key >> shift) & 15
+    fixed_win = ((full >> shift) & 15) - standing_win
+    last = (fourth_tile and standing_win == 1) or fixed_win == copies - 1
+    kong = about_kong
     if kong:
-        kong = has_kong if ctx.self_drawn else fixed_win == 0 and standing[win] == 1
-    rm = s0 | s1 | s2
-    suits = (s0 != 0) + (s1 != 0) + (s2 != 0)
-    f = (m0[6] & m1[6] & m2[6] & m3[6]) | m0[7] | m1[7] | m2[7] | m3[7] | _F_SUITS[suits] | _RANKS_FACTS[rm]
-    f |= F_SELF_DRAWN if ctx.self_drawn else F_DISCARD
+        kong = has_kong if self_drawn else fixed_win == 0 and standing_win == 1
+    f = (
+        (m0[6] & m1[6] & m2[6] & m3[6])
+        | m0[7]
+        | m1[7]
+        | m2[7]
+        | m3[7]
+        | _F_SUITS[(s0 != 0) + (s1 != 0) + (s2 != 0)]
+        | _RANKS_FACTS[s0 | s1 | s2]
+    )
+    f |= F_SELF_DRAWN if self_drawn else F_DISCARD
     if melded_sets == 0:
         f |= F_CONCEALED
     elif melded_sets == 4:
         f |= F_ALL_MELDED
-    if ctx.wall_last:
+    if wall_last:
         f |= F_WALL_LAST
     if last:
         f |= F_LAST_TILE
     if kong:
         f |= F_KONG_INVOLVED | F_KONG_OR_ROBBING
-    elif ctx.robbing:
+    elif robbing:
         f |= F_KONG_OR_ROBBING
-    if ctx.flowers or ctx.flower_count:
+    if flower_count or flowers:
         f |= F_FLOWERS
     return HandFacts(  # positional, in field order (_FACTS_ORDER): much faster than keywords
-        ctx,
-        counts,
-        standing,
-        m0[1] + m1[1] + m2[1] + m3[1],
-        m0[2] + m1[2] + m2[2] + m3[2],
+        source,
+        win,
         declared,
         melded_sets,
-        ctx.self_drawn,
+        self_drawn,
         last,
         kong,
-        ctx.wall_last,
-        suits,
-        h != 0,
-        h & 0xF != 0,
-        h >> 4 != 0,
-        _RANKS[rm],
-        f & F_TERMINALS_ONLY != 0,
-        f & F_OUTSIDE_ONLY != 0,
-        f & F_SIMPLES_ONLY != 0,
+        wall_last,
+        seat_wind,
+        prevalent_wind,
+        robbing,
+        flowers,
+        flower_count,
         key,
-        mask,
-        f,
         full,
+        s0 | s1 << 9 | s2 << 18 | m3[3] << 27,
+        f,
+        m0[1] + m1[1] + m2[1] + m3[1],
         m0[5] + m1[5] + m2[5] + m3[5],
     )
 
@@ -678,7 +764,7 @@ def _view(
     win_pungs = 0
     win_in_chow = False
     pos = 0  # as in HandView._wait_kind: 1 the winning tile ends a standing chow, 2 is its middle, 4 the pair
-    win = facts.ctx.win_tile
+    win = facts.win_tile
     for g in sets:
         t = g.tile
         if g.kind == CHOW:
@@ -761,13 +847,12 @@ _ORPHANS_MASK: Final = sum(1 << t for t in TERMINALS_AND_HONORS)
 
 
 def _special(facts: HandFacts) -> HandView | None:
-    ctx = facts.ctx
     key = facts.key
-    melds = ctx.melds
+    melds = facts.declared
     if not melds:
         if key & _ODD_BITS == 0:
             return HandView(facts, SEVEN_PAIRS, features=facts.features | _F_NO_SETS)
-        nk = len(facts.kinds)
+        nk = facts.mask.bit_count()
         if nk == 14:
             suited = facts.mask & ~_M_HONORS
             n_suited = suited.bit_count()
@@ -878,12 +963,17 @@ def readings(ctx: WinContext) -> tuple[HandFacts, list[HandView]]:
     An empty list means the hand does not win.
     """
     facts = hand_facts(ctx)
+    return facts, readings_of(facts)
+
+
+def readings_of(facts: HandFacts) -> list[HandView]:
+    """:func:`readings` of a hand's facts (however they were read)."""
     out: list[HandView] = []
     special = _special(facts)
     if special is not None:
         out.append(special)
         if special.shape != SEVEN_PAIRS:
-            return facts, out
+            return out
     found = _regular(facts.key)
     if len(found) > 1:
         found.sort(key=_reading_order)
@@ -893,7 +983,7 @@ def readings(ctx: WinContext) -> tuple[HandFacts, list[HandView]]:
     for chows, pungs, pair in found:
         sets = declared + tuple(map(pung_of, pungs)) + tuple(map(chow_of, chows))
         out.append(_view(facts, REGULAR, sets, pair))
-    return facts, out
+    return out
 
 
 def _reading_order(r: _Reading) -> list[tuple[int, int]]:

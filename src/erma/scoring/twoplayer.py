@@ -53,7 +53,7 @@ def _whole(v: HandView) -> list[Hit]:
 
 
 def _win(v: HandView) -> list[Hit]:
-    return [((v.facts.ctx.win_tile,),)]
+    return [((v.facts.win_tile,),)]
 
 
 def _pairs_of(v: HandView, kinds: tuple[Tile, ...]) -> list[Hit]:
