@@ -10,7 +10,7 @@ import pytest
 
 from erma.game import Phase, apply, legal_actions, new_hand
 from erma.game import wenzhou as wz
-from erma.game.engine import draws_left, events_for
+from erma.game.engine import draws_left, events_for, offered_multiplier
 from erma.game.match import Match
 from erma.game.record import to_record, verify
 from erma.game.state import GameState
@@ -235,6 +235,87 @@ def test_pass_win_guo_shui() -> None:
     apply(none, 0, "discard 5m")
     apply(none, 1, "pass")
     assert none.seats[1].passed_win == 0
+
+
+# 过水 played through (RULES §3.4, W10). 9s is the 财神. After its second discard the dealer holds
+# 23m 555p 777p 888p 22p 78s 9s and waits on 1m / 4m — hard (×2): the 9s 归位 in 789s — and on 6s or 白板
+# (a natural 9s) — soft (×1): the 9s stands in for 1m or 4m. The non-dealer pungs the dealer's 6s, draws
+# the fourth 6s and adds it to the pung; with ``rob_kong_counts_as=discard`` robbing it is a ×1 win.
+GS_DEALER = "6s23m555p777p888p22p7s9s1s"
+GS_OTHER = "147m235689p1466s2z5z5z"
+
+
+def guo_shui_rob_declined() -> GameState:
+    """Play to the dealer declining (``pass``) the ×1 robbing chance on the added 6s kong."""
+    r = rules(maidi_enabled=False, rob_kong_counts_as="discard")
+    deck = build_wenzhou_deck(r, "gsr", GS_DEALER, GS_OTHER, draws="8s6s4z9m3z5z", tail="9m", flip="9s")
+    state = new_hand(r, "gsr", dealer=0, deck=deck)
+    for seat, action in ((0, "discard 6s"), (1, "pung"), (1, "discard 2z"), (0, "discard 1s")):
+        apply(state, seat, action)
+    assert state.drawn == parse_tile("6s") and "akong 6s" in legal(state, 1)
+    apply(state, 1, "akong 6s")
+    assert state.phase is Phase.ROB and legal(state, 0) == ["pass", "win"]
+    assert offered_multiplier(state, 0) == 1
+    apply(state, 0, "pass")
+    assert state.seats[0].passed_win == 1  # the kong stands; its owner draws the replacement (9m)
+    assert state.actor == 1 and state.drawn == parse_tile("9m")
+    return state
+
+
+def test_guo_shui_declined_rob_bars_no_higher_discard_win_until_the_next_draw() -> None:
+    state = guo_shui_rob_declined()
+    apply(state, 1, "discard 5z")  # 白板 completes the dealer's hand for ×1: barred
+    assert state.phase is Phase.CLAIM and offered_multiplier(state, 0) == 1
+    assert legal(state, 0) == ["chow 7s", "pass"]
+    apply(state, 0, "pass")  # the dealer's own draw (a lone 4z) ends the limit
+    assert state.drawn == parse_tile("4z") and state.seats[0].passed_win == 0
+    apply(state, 0, "discard 4z")
+    apply(state, 1, "discard 5z")  # the same ×1 win is offered again
+    assert legal(state, 0) == ["chow 7s", "pass", "win"]
+    apply(state, 0, "pass")  # declined in the claim window: with two players the decliner draws at once
+    assert state.drawn == parse_tile("3z") and state.seats[0].passed_win == 0
+    apply(state, 0, "discard 3z")
+    assert state.drawn == parse_tile("5z")  # the non-dealer draws the last 白板 and throws it
+    apply(state, 1, "discard 5z")
+    assert "win" in legal(state, 0)
+    apply(state, 0, "win")
+    res = state.result
+    assert res is not None and (res["multiplier"], res["grade"], res["how"]) == (1, "soft", "discard")
+    assert tile_multiset(state) == Counter(state.rules.tile_list())
+    assert verify(json.loads(json.dumps(to_record(state)))) == []
+
+
+def test_guo_shui_a_higher_discard_win_is_offered_before_the_next_draw() -> None:
+    state = guo_shui_rob_declined()
+    apply(state, 1, "discard 4m")  # 4m makes 234m with the 9s 归位 in 789s: ×2 > the ×1 declined
+    assert "win" in legal(state, 0) and offered_multiplier(state, 0) == 2
+    apply(state, 0, "win")
+    res = state.result
+    assert res is not None and res["multiplier"] == 2 and res["fans"][0]["id"] == "no_substitute"
+    assert verify(json.loads(json.dumps(to_record(state)))) == []
+
+
+def test_guo_shui_claiming_instead_of_winning_bars_discard_wins_until_the_next_draw() -> None:
+    # W10 played: the non-dealer pungs the dealer's first discard 5m instead of winning (地胡 ×4), so no
+    # discard win (every one is ×4 at most) is offered until its next draw.
+    r = rules(maidi_enabled=False)
+    deck = build_wenzhou_deck(
+        r, "gs", "5m111s222s333s444s6789s", "123m456p789p55m67m34s9p", draws="8m1z8m", flip="9p"
+    )
+    state = new_hand(r, "gs", dealer=0, deck=deck)
+    apply(state, 0, "discard 5m")
+    assert offered_multiplier(state, 1) == 4 and "win" in legal(state, 1)
+    apply(state, 1, "pung")
+    apply(state, 1, "discard 3s")  # waits 5m / 8m with the 9p as 4s (×1)
+    apply(state, 0, "pass")  # (the dealer could pung or kong the 3s)
+    assert state.seats[1].passed_win == 4 and state.drawn == parse_tile("8m")
+    apply(state, 0, "discard 8m")
+    assert offered_multiplier(state, 1) == 1 and legal(state, 1) == ["chow 6m", "pass"]  # the win is barred
+    apply(state, 1, "pass")
+    assert state.drawn == parse_tile("1z") and state.seats[1].passed_win == 0
+    apply(state, 1, "discard 1z")
+    apply(state, 0, "discard 8m")
+    assert legal(state, 1) == ["chow 6m", "pass", "win"] and offered_multiplier(state, 1) == 1
 
 
 def test_maidi_phase_and_escape() -> None:

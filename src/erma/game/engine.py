@@ -29,7 +29,15 @@ from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
 from erma.tiles import Tile, tile_to_mpsz, to_mpsz
 
-__all__ = ["apply", "apply_unchecked", "legal_actions", "new_hand", "timeout_action", "waits_of"]
+__all__ = [
+    "apply",
+    "apply_unchecked",
+    "legal_actions",
+    "new_hand",
+    "offered_multiplier",
+    "timeout_action",
+    "waits_of",
+]
 
 _DISCARD = tuple(Action(Kind.DISCARD, t) for t in range(34))
 _RIICHI = tuple(Action(Kind.DISCARD, t, riichi=True) for t in range(34))
@@ -621,6 +629,25 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if ph is Phase.HAIDI:
         return [Action(Kind.PICK, index=i) for i in range(len(state.reserve))]
     return []
+
+
+def offered_multiplier(state: GameState, seat: int) -> int:
+    """温州: the multiplier (1, 2, 4) of the win ``seat`` could declare now — on the drawn tile, the discard
+    or the added-kong tile — or 0 if none. Whether the 过水 limit allows it is :func:`legal_actions`' say;
+    this is what the seat knows of its own win (bots weigh it). 0 in the other families."""
+    if state.caishen is None or seat != state.actor:
+        return 0
+    ph = state.phase
+    if ph is Phase.TURN:
+        tile = _self_win_tile(state)
+        found = _win(state, seat, tile, "self") if tile is not None and not state.claimed else None
+    elif ph is Phase.CLAIM and state.last_discard is not None:
+        found = _win(state, seat, state.last_discard, "discard")
+    elif ph is Phase.ROB and state.pending_kong is not None:
+        found = _win(state, seat, state.pending_kong[1], "rob")
+    else:
+        return 0
+    return _win_mult(found)
 
 
 def timeout_action(state: GameState, seat: int) -> Action:
