@@ -20,6 +20,15 @@ def _choice(*values: object) -> dict[str, Any]:
     return {"choices": values}
 
 
+_NO_FOLLOW_WIND = (
+    "follow_wind_payment=true has no two-player reading, so it must stay false: 跟风 is a four-player custom "
+    "(a payment when the players' first discards are the same wind); seed page 002 does not have it, "
+    "RULES §3.4 gives no payer or amount, and with two players the one possible follow is forced by 跟打 "
+    "(follow_lone_honour) whenever the non-dealer holds that wind once — in about one hand in five, a "
+    "payment the deal decides, not the play (docs/engine.md)"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """A complete, frozen set of rule options (one field per key of RULES.md)."""
@@ -128,8 +137,9 @@ class RuleSet:
     """跟打: a lone honour must be discarded before anything else."""
     follow_lone_honour: bool = True
     """Follow the opponent's honour discard with one's own lone copy of it."""
-    follow_wind_payment: bool = field(default=False, metadata=_choice(False))
-    """A four-player custom (payment for matching first discards); not implemented, must stay false."""
+    follow_wind_payment: bool = field(default=False, metadata={**_choice(False), "refused": _NO_FOLLOW_WIND})
+    """跟风, a four-player custom (payment for matching first discards); no two-player reading, must stay
+    false (see ``_NO_FOLLOW_WIND`` and docs/engine.md)."""
     pass_win_rule: str = field(
         default="higher_only_until_draw", metadata=_choice("higher_only_until_draw", "none")
     )
@@ -230,6 +240,8 @@ def _check(preset: str, key: str, value: Any) -> Any:
         return None
     if "choices" in meta:
         if value not in meta["choices"] or type(value) is not type(meta["choices"][0]):
+            if "refused" in meta and isinstance(value, type(default)):
+                raise RuleSetError(f"rule set {preset!r}: {meta['refused']}")
             choices = ", ".join(repr(c) for c in meta["choices"])
             raise RuleSetError(f"rule set {preset!r}: {key} must be one of {choices}, not {value!r}")
         return value
