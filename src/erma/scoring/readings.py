@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, Final, NamedTuple
 
 from erma.analysis.decompose import group_readings
@@ -168,6 +169,8 @@ class Group(NamedTuple):
     """The tiles of the set (a field, not computed on each use: detectors read it often)."""
     key: int
     """The tiles packed 4 bits a kind (:data:`erma.analysis.tables.INC`)."""
+    text: str
+    """The tiles in mpsz (``123m``)."""
 
 
 def make_group(kind: int, tile: Tile, declared: bool, melded: bool, size: int = 4) -> Group:
@@ -176,7 +179,17 @@ def make_group(kind: int, tile: Tile, declared: bool, melded: bool, size: int = 
         tiles: tuple[Tile, ...] = (tile, tile + 1, tile + 2)
     else:
         tiles = (tile,) * (size if kind == KONG else 3)
-    return Group(kind, tile, declared, melded, size, tiles, sum(INC[t] for t in tiles if t < NUM_KINDS))
+    valid = all(t < NUM_KINDS for t in tiles)  # (the prebuilt tables hold chows that cross a suit: unused)
+    return Group(
+        kind,
+        tile,
+        declared,
+        melded,
+        size,
+        tiles,
+        sum(INC[t] for t in tiles) if valid else 0,
+        to_mpsz(tiles) if valid else "",
+    )
 
 
 @dataclass(slots=True)
@@ -337,10 +350,7 @@ class HandView:
         """The reading in mpsz, sets then pair: ``123m 123m 123m 789p 55z``."""
         if self.shape in (SEVEN_PAIRS, THIRTEEN_ORPHANS, HONORS_KNITTED):
             return self.facts.text or part_text(self.facts.tiles)
-        parts = [
-            _KIND_TEXT[g.kind][g.tile] if g.size == 4 or g.kind != KONG else part_text(g.tiles)
-            for g in self.sets
-        ]
+        parts = list(map(_SET_TEXT, self.sets))
         if self.pair >= 0:
             parts.append(_PAIR_TEXT[self.pair])
         if self.knitted:
@@ -479,16 +489,9 @@ def declared_group(m: Meld) -> Group:
 
 _STANDING_PUNG: Final = tuple(make_group(PUNG, t, False, False) for t in range(NUM_KINDS))
 _STANDING_CHOW: Final = tuple(make_group(CHOW, t, False, False) for t in range(NUM_KINDS))
-_KIND_TEXT: Final = tuple(
-    tuple(
-        to_mpsz(make_group(kind, t, False, False).tiles) if kind != CHOW or (t < 27 and t % 9 <= 6) else ""
-        for t in range(NUM_KINDS)
-    )
-    for kind in (CHOW, PUNG, KONG)
-)
-"""mpsz of each set (a 4-tile kong), by kind and tile."""
 _PAIR_TEXT: Final = tuple(to_mpsz((t, t)) for t in range(NUM_KINDS))
 """mpsz of each pair, by tile."""
+_SET_TEXT: Final = attrgetter("text")
 
 _M_SUITS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
 _M_HONORS: Final = 0x7F << 27
@@ -881,18 +884,76 @@ def _special(facts: HandFacts) -> HandView | None:
     return None
 
 
+class _Part(NamedTuple):
+    """One group's reading (a suit's or the honours'): its sets and pair, and what a reading takes from it."""
+
+    chows: tuple[Tile, ...]
+    """Chow starts, sorted (absolute tiles; in a suit, also the reference order)."""
+    pungs: tuple[Tile, ...]
+    """Pung tiles, sorted."""
+    pair: Tile
+    """The pair's kind, −1 for none."""
+    pung_sets: tuple[Group, ...]
+    """The pungs as standing groups."""
+    chow_sets: tuple[Group, ...]
+    """The chows as standing groups."""
+    ref_pungs: tuple[Tile, ...]
+    """The pungs in reference order (the honours' dragons reversed)."""
+    pung_facts: int
+    """F_PUNG, F_HONOR_PUNG, F_WIND_PUNG, F_DRAGON_PUNG, F_EDGE_PUNG as its pungs make them hold."""
+    win_pos: tuple[int, ...]
+    """By kind within the group: 1 the kind ends a chow, 2 is a chow's middle (or'ed), 8 it is a pung."""
+
+
 _Reading = tuple[tuple[Tile, ...], tuple[Tile, ...], Tile]
 """(chow starts, pung tiles, pair tile or −1), absolute tiles, each sorted."""
-_GROUP_MEMO: dict[int, tuple[list[_Reading], list[_Reading]]] = {}
+_GROUP_MEMO: dict[int, tuple[list[_Part], list[_Part]]] = {}
+"""Memo: a group's slice of the packed standing key, shifted left 6, or its base kind → its readings."""
 
 
-def _group(key: int, base: int) -> tuple[list[_Reading], list[_Reading]]:
+def _pung_facts(pm: int) -> int:
+    """The pung facts of the pungs and kongs whose kinds are the bits of ``pm``."""
+    if not pm:
+        return 0
+    f = F_PUNG
+    if pm & _M_HONORS:
+        f |= F_HONOR_PUNG
+        if pm & _M_WINDS:
+            f |= F_WIND_PUNG
+        if pm & _M_DRAGONS:
+            f |= F_DRAGON_PUNG
+    if pm & _M_EDGE_PUNG:
+        f |= F_EDGE_PUNG
+    return f
+
+
+def _part(chows: tuple[Tile, ...], pungs: tuple[Tile, ...], pair: Tile, base: int) -> _Part:
+    pos = [0] * _GROUP_LEN[base // 9]
+    for t in chows:
+        pos[t - base] |= 1
+        pos[t - base + 1] |= 2
+        pos[t - base + 2] |= 1
+    for t in pungs:
+        pos[t - base] |= 8
+    return _Part(
+        chows,
+        pungs,
+        pair,
+        tuple(_STANDING_PUNG[t] for t in pungs),
+        tuple(_STANDING_CHOW[t] for t in chows),
+        tuple(sorted(pungs, key=_ref_key)),
+        _pung_facts(sum(1 << t for t in set(pungs))),
+        tuple(pos),
+    )
+
+
+def _group(key: int, base: int) -> tuple[list[_Part], list[_Part]]:
     """The distinct readings of one group key without and with the pair, in absolute tiles (memoised)."""
     mk = key << 6 | base
     got = _GROUP_MEMO.get(mk)
     if got is None:
-        bare: list[_Reading] = []
-        paired: list[_Reading] = []
+        bare: list[_Part] = []
+        paired: list[_Part] = []
         seen: set[_Reading] = set()
         for ch, pu, pa in group_readings(key, base == 27):
             r = (
@@ -902,13 +963,18 @@ def _group(key: int, base: int) -> tuple[list[_Reading], list[_Reading]]:
             )
             if r not in seen:
                 seen.add(r)
-                (paired if pa >= 0 else bare).append(r)
+                (paired if pa >= 0 else bare).append(_part(*r, base))
+        if len(_GROUP_MEMO) > 1 << 17:  # a bound far above what hands produce
+            _GROUP_MEMO.clear()
         got = _GROUP_MEMO[mk] = (bare, paired)
     return got
 
 
-def _regular(key: int) -> list[_Reading]:
-    """Every reading of a packed 3k+2 key as sets and one pair (chows and pungs sorted), unordered."""
+_Combo = tuple[_Part, _Part, _Part, _Part]
+
+
+def _combos(key: int) -> tuple[list[_Combo], int]:
+    """Every reading of a packed 3k+2 key as one part per group (unordered), and the group of the pair."""
     memo = _GROUP_MEMO
     k = key & SUIT_MASK
     m0 = memo.get(k << 6) or _group(k, 0)
@@ -933,25 +999,22 @@ def _regular(key: int) -> list[_Reading]:
         pi = 3
         g0, g1, g2, g3 = m0[0], m1[0], m2[0], m3[1]
     else:
-        return []
+        return [], 0
     if not (g0 and g1 and g2 and g3):
-        return []
+        return [], 0
     if len(g0) == 1 and len(g1) == 1 and len(g2) == 1 and len(g3) == 1:  # most hands: one reading
-        r0, r1, r2, r3 = g0[0], g1[0], g2[0], g3[0]
-        return [(r0[0] + r1[0] + r2[0] + r3[0], r0[1] + r1[1] + r2[1] + r3[1], (r0, r1, r2, r3)[pi][2])]
-    out: list[_Reading] = []
-    for r0 in g0:
-        for r1 in g1:
-            for r2 in g2:
-                for r3 in g3:
-                    out.append(
-                        (
-                            r0[0] + r1[0] + r2[0] + r3[0],
-                            r0[1] + r1[1] + r2[1] + r3[1],
-                            (r0, r1, r2, r3)[pi][2],
-                        )
-                    )
-    return out
+        return [(g0[0], g1[0], g2[0], g3[0])], pi
+    return [(r0, r1, r2, r3) for r0 in g0 for r1 in g1 for r2 in g2 for r3 in g3], pi
+
+
+def _regular(key: int) -> list[_Reading]:
+    """Every reading of a packed 3k+2 key as sets and one pair (chows and pungs sorted), unordered."""
+    combos, pi = _combos(key)
+    return [
+        (r0.chows + r1.chows + r2.chows + r3.chows, r0.pungs + r1.pungs + r2.pungs + r3.pungs, c[pi].pair)
+        for c in combos
+        for r0, r1, r2, r3 in (c,)
+    ]
 
 
 TERMINALS_AND_HONORS_SORTED: Final = tuple(sorted(TERMINALS_AND_HONORS))
@@ -966,24 +1029,112 @@ def readings(ctx: WinContext) -> tuple[HandFacts, list[HandView]]:
     return facts, readings_of(facts)
 
 
+_PAIR_FACTS: Final = tuple(
+    (F_SUITED_PAIR | (F_PAIR_FIVE if t % 9 == 4 else F_EDGE_PAIR if t % 9 in (0, 8) else 0))
+    if t < 27
+    else F_EDGE_PAIR
+    for t in range(NUM_KINDS)
+)
+"""The pair facts by the pair's kind."""
+_WIN_GROUP: Final = tuple(min(t // 9, 3) for t in range(NUM_KINDS))
+
+
 def readings_of(facts: HandFacts) -> list[HandView]:
     """:func:`readings` of a hand's facts (however they were read)."""
     out: list[HandView] = []
-    special = _special(facts)
-    if special is not None:
-        out.append(special)
-        if special.shape != SEVEN_PAIRS:
-            return out
-    found = _regular(facts.key)
-    if len(found) > 1:
-        found.sort(key=_reading_order)
     declared = facts.declared
-    pung_of = _STANDING_PUNG.__getitem__
-    chow_of = _STANDING_CHOW.__getitem__
-    for chows, pungs, pair in found:
-        sets = declared + tuple(map(pung_of, pungs)) + tuple(map(chow_of, chows))
-        out.append(_view(facts, REGULAR, sets, pair))
+    if len(declared) <= 1:  # the special shapes have at most one declared set
+        special = _special(facts)
+        if special is not None:
+            out.append(special)
+            if special.shape != SEVEN_PAIRS:
+                return out
+    combos, pi = _combos(facts.key)
+    if not combos:
+        return out
+    if len(combos) > 1:
+        combos.sort(key=_combo_order)
+    # What the declared sets give every reading.
+    dec_chows: tuple[Tile, ...] = ()
+    dec_pungs: tuple[Tile, ...] = ()
+    mk = ck = 0
+    dec_facts = 0
+    if declared:
+        pm = 0
+        for g in declared:
+            if g.kind == CHOW:
+                dec_chows += (g.tile,)
+            else:
+                dec_pungs += (g.tile,)
+                pm |= 1 << g.tile
+                if g.kind == KONG:
+                    if g.melded:
+                        mk += 1
+                    else:
+                        ck += 1
+        dec_facts = _pung_facts(pm) | (F_KONG if mk or ck else 0)
+    win = facts.win_tile
+    wg = _WIN_GROUP[win]
+    wi = win - 9 * wg
+    discard = not facts.self_drawn
+    for c in combos:
+        r0, r1, r2, r3 = c
+        pair = c[pi].pair
+        pos = c[wg].win_pos[
+            wi
+        ]  # as in HandView._wait_kind: 1 / 2 the winning tile in a standing chow, 8 a pung
+        sets = (
+            declared
+            + r0.pung_sets
+            + r1.pung_sets
+            + r2.pung_sets
+            + r3.pung_sets
+            + r0.chow_sets
+            + r1.chow_sets
+            + r2.chow_sets
+        )
+        chows = r0.chows + r2.chows + r1.chows  # m, s, p: the reference order
+        pungs = r0.pungs + r2.pungs + r1.pungs + r3.ref_pungs
+        if dec_chows:
+            chows = tuple(sorted(chows + dec_chows, key=_ref_key))
+        if dec_pungs:
+            pungs = tuple(sorted(pungs + dec_pungs, key=_ref_key))
+        f = (
+            facts.features
+            | dec_facts
+            | r0.pung_facts
+            | r1.pung_facts
+            | r2.pung_facts
+            | r3.pung_facts
+            | _PAIR_FACTS[pair]
+            | (F_CHOW if chows else F_NO_CHOW)
+        )
+        if not f & F_PUNG:
+            f |= F_NO_PUNG
+        cp = len(r0.pungs) + len(r1.pungs) + len(r2.pungs) + len(r3.pungs) + ck
+        if discard and pos == 8:
+            # A discard completing a concealed pung makes it melded, unless it can sit in a concealed chow
+            # (无双: six of a kind are two pungs, one made melded).
+            cp -= 1
+        if cp >= 2:
+            f |= F_CONCEALED_PUNGS
+        w = 0
+        if pos & 3 or pair == win:
+            f |= F_WAIT_SPOT
+            if facts.unique_wait:  # the wait fan is a fact of the reading: the wait detectors need it
+                w = 1 if pos & 1 else 2 if pos & 2 else 3
+                f |= _F_WAIT[w]
+        view = HandView(facts, REGULAR, sets, pair, (), chows, pungs, cp, mk, ck, f)  # as _VIEW_ORDER
+        view._wait = w
+        out.append(view)
     return out
+
+
+def _combo_order(c: _Combo) -> list[tuple[int, int]]:
+    r0, r1, r2, r3 = c
+    return _reading_order(
+        (r0.chows + r1.chows + r2.chows + r3.chows, r0.pungs + r1.pungs + r2.pungs + r3.pungs, -1)
+    )
 
 
 def _reading_order(r: _Reading) -> list[tuple[int, int]]:
