@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ from erma.scoring.detectors import REGISTRY, Detector, Hit
 from erma.scoring.plain import plain_facts
 from erma.scoring.readings import (
     ALL_SHAPES,
+    F_SHAPE_REGULAR,
     KONG,
     PART_TEXTS,
     REGULAR,
@@ -31,8 +32,8 @@ from erma.scoring.readings import (
 )
 from erma.scoring.table import FanRow, FanTable, load_table
 
-Fans = dict[str, list[Hit]]
-"""Fan id → its instances (hits), for one reading."""
+Fans = dict[str, Sequence[Hit]]
+"""Fan id → its instances (hits), for one reading (a list or a tuple, never changed in place)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +56,10 @@ class Plan:
     """Priority (table position) by id."""
     needs: dict[str, int] = field(default_factory=dict)
     """Facts each fan detector needs (``FanSpec.needs``), by id."""
-    selected: dict[str, dict[int, tuple[tuple[str, Detector], ...]]] = field(
+    selected: dict[int, tuple[tuple[str, Detector], ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
-    """Memo: shape → reading facts → the detectors of ``by_shape`` whose needs they meet."""
+    """Memo: a reading's facts (its shape bit among them) → the detectors of its shape that they let run."""
     group_memo: dict[object, tuple[tuple[str, tuple[Hit, ...]], ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -79,8 +80,8 @@ class Plan:
     """The fixed part of each fan's result entry (id, names, points), by id."""
     targets: dict[str, frozenset[str]] = field(default_factory=dict)
     """The ids each row with exclusions may remove, by id (a row with none of them present is skipped)."""
-    names: dict[str, tuple[str, str, int]] = field(default_factory=dict)
-    """(name_zh, name_en, points) by id: the result entries are built whole from it."""
+    names: dict[str, tuple[str, str, int, bool]] = field(default_factory=dict)
+    """(name_zh, name_en, points, per_instance) by id: the result entries are built whole from it."""
 
 
 @functools.cache
@@ -115,14 +116,14 @@ def plan_for(table: str) -> Plan:
         heads={
             r.id: {"id": r.id, "name_zh": r.name_zh, "name_en": r.name_en, "points": r.value} for r in t.rows
         },
-        names={r.id: (r.name_zh, r.name_en, r.value) for r in t.rows},
+        names={r.id: (r.name_zh, r.name_en, r.value, r.per_instance) for r in t.rows},
         targets={r.id: frozenset(ex.target for ex in r.excludes) for r in t.rows if r.excludes},
     )
 
 
 def _selected(plan: Plan, shape: str, features: int) -> tuple[tuple[str, Detector], ...]:
     """The detectors of ``plan.by_shape[shape]`` whose needs the reading's facts meet (memoised)."""
-    memo = plan.selected.setdefault(shape, {})
+    memo = plan.selected
     found = memo.get(features)
     if found is None:
         if len(memo) > 1 << 16:  # a bound, far above what hands produce
@@ -140,24 +141,22 @@ def detect(view: HandView, plan: Plan) -> Fans:
     Detectors whose declared needs (``FanSpec.needs``) the reading lacks are not asked: they find nothing.
     """
     fans: Fans = {}
-    shape = view.shape
-    memo = plan.selected.get(shape)
-    chosen = memo.get(view.features) if memo is not None else None
+    features = view.features  # the shape's bit among them
+    chosen = plan.selected.get(features)
     if chosen is None:
-        chosen = _selected(plan, shape, view.features)
+        chosen = _selected(plan, view.shape, features)
     for fan_id, fn in chosen:
         hits = fn(view)
         if hits:
             fans[fan_id] = hits
-    if shape == REGULAR:
+    if features & F_SHAPE_REGULAR:
         chows = view.chows
         if len(chows) >= 2:
             memo_g = plan.group_memo
             found = memo_g.get(chows)
             if found is None:
                 found = _memo_groups(memo_g, chows, combine_chows(chows, plan.groups))
-            for fan_id, hits_t in found:
-                fans[fan_id] = list(hits_t)
+            fans.update(found)
         pungs = view.pungs
         if len(pungs) >= 2:
             if view.melded_kongs or view.concealed_kongs:
@@ -170,8 +169,7 @@ def detect(view: HandView, plan: Plan) -> Fans:
             found = memo_g.get(gkey)
             if found is None:
                 found = _memo_groups(memo_g, gkey, combine_pungs(pungs, plan.groups, sizes))
-            for fan_id, hits_t in found:
-                fans[fan_id] = list(hits_t)
+            fans.update(found)
     return fans
 
 
@@ -179,9 +177,11 @@ _THREES: tuple[tuple[int, ...], ...] = tuple((3,) * n for n in range(6))
 
 
 def _memo_groups(
-    memo: dict[object, tuple[tuple[str, tuple[Hit, ...]], ...]], key: object, fans: Fans
+    memo: dict[object, tuple[tuple[str, tuple[Hit, ...]], ...]], key: object, fans: dict[str, list[Hit]]
 ) -> tuple[tuple[str, tuple[Hit, ...]], ...]:
-    """Store the set-group fans of a reading's chows or pungs (bounded; the keys are few in practice)."""
+    """Store the set-group fans of a reading's chows or pungs (bounded; the keys are few in practice).
+    The hits are stored as tuples and shared by every reading that finds them: fans are never changed
+    in place."""
     if len(memo) > 1 << 17:
         memo.clear()
     found = memo[key] = tuple((k, tuple(v)) for k, v in fans.items())
@@ -325,7 +325,7 @@ _HIT_TEXTS: dict[Hit, str] = {}
 def _text_of(hit: Hit, whole: tuple[int, ...], view: HandView) -> str:
     """The text of one instance: the hand's own text for a whole-hand hit, else memoised or built."""
     if len(hit) == 1 and hit[0] is whole:
-        return view.facts.text or part_text(whole)
+        return view.facts.text
     text = _HIT_TEXTS.get(hit)
     if text is None:
         text = _hit_text(hit)
@@ -367,35 +367,40 @@ def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
     if found is None:
         return None
     view, fans, pts = found
-    rows = plan.rows
     scored = tuple(
         [
-            ScoredFan(k, rows[k].name_zh, rows[k].name_en, rows[k].value, n, tuple(tiles))
-            for k, n, tiles in _fan_texts(fans, plan, view)
+            ScoredFan(e["id"], e["name_zh"], e["name_en"], e["points"], e["count"], tuple(e["tiles"]))
+            for e in _entries(view, fans, plan)
         ]
     )
     cap = plan.table.cap
     return ScoreResult(scored, pts, min(pts, cap) if cap else pts, view.describe())
 
 
-def _fan_texts(fans: Fans, plan: Plan, view: HandView) -> list[tuple[str, int, list[str]]]:
-    """(id, count, the tiles of each counted instance) of a reading's fans, in table order."""
-    per_instance = plan.per_instance
+def _entries(view: HandView, fans: Fans, plan: Plan) -> list[dict[str, Any]]:
+    """The result entries (``ScoredFan.to_dict`` shapes) of a reading's fans, in table order."""
+    names = plan.names
     texts = _HIT_TEXTS
-    whole = view.facts.tiles
+    facts = view.facts
+    whole = facts.tiles
     out = []
     for k in sorted(fans, key=plan.order.__getitem__) if len(fans) > 1 else fans:
         hits = fans[k]
-        if k in per_instance:
-            out.append((k, len(hits), [texts.get(h) or _text_of(h, whole, view) for h in hits]))
-        elif hits:
+        zh, en, points, each = names[k]
+        n = 1
+        if not hits:
+            tiles = []
+        elif len(hits) == 1 or not each:
             h = hits[0]
             if len(h) == 1 and h[0] is whole:  # a whole-hand fan (most are)
-                out.append((k, 1, [view.facts.text or part_text(whole)]))
+                tiles = [facts.text]
             else:
-                out.append((k, 1, [texts.get(h) or _text_of(h, whole, view)]))
+                text = texts.get(h)
+                tiles = [_text_of(h, whole, view) if text is None else text]
         else:
-            out.append((k, 1, []))
+            n = len(hits)
+            tiles = [_text_of(h, whole, view) if (t := texts.get(h)) is None else t for h in hits]
+        out.append({"id": k, "name_zh": zh, "name_en": en, "points": points, "count": n, "tiles": tiles})
     return out
 
 
@@ -419,32 +424,9 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
     if found is None:
         return {"error": "not_win", "message": f"{facts.ctx.to_notation()} is not a winning hand"}
     view, fans, pts = found
-    names = plan.names
-    per_instance = plan.per_instance
-    texts = _HIT_TEXTS
-    whole = view.facts.tiles
-    whole_text = view.facts.text or part_text(whole)
-    out = []
-    for k in sorted(fans, key=plan.order.__getitem__) if len(fans) > 1 else fans:  # as _fan_texts
-        hits = fans[k]
-        zh, en, points = names[k]
-        if k in per_instance:
-            n = len(hits)
-            tiles = [texts.get(h) or _text_of(h, whole, view) for h in hits]
-        elif hits:
-            n = 1
-            h = hits[0]
-            if len(h) == 1 and h[0] is whole:  # a whole-hand fan (most are)
-                tiles = [whole_text]
-            else:
-                tiles = [texts.get(h) or _text_of(h, whole, view)]
-        else:
-            n = 1
-            tiles = []
-        out.append({"id": k, "name_zh": zh, "name_en": en, "points": points, "count": n, "tiles": tiles})
     cap = plan.table.cap
     return {
-        "fans": out,
+        "fans": _entries(view, fans, plan),
         "total": pts,
         "capped_total": min(pts, cap) if cap else pts,
         "reading": view.describe(),

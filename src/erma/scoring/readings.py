@@ -130,6 +130,20 @@ F_DRAGON_PUNG: Final = 1 << 36
 """Some pung or kong of a dragon."""
 F_KONG_OR_ROBBING: Final = 1 << 23
 """A hand fact: the 杠上开花 / 抢杠和 flag (after the corrections) or ``WinContext.robbing``."""
+# The reading's shape, one bit each (so that a reading's facts alone choose its detectors):
+F_SHAPE_REGULAR: Final = 1 << 41
+F_SHAPE_SEVEN_PAIRS: Final = 1 << 42
+F_SHAPE_THIRTEEN_ORPHANS: Final = 1 << 43
+F_SHAPE_HONORS_KNITTED: Final = 1 << 44
+F_SHAPE_KNITTED: Final = 1 << 45
+SHAPE_BITS: Final = {
+    REGULAR: F_SHAPE_REGULAR,
+    SEVEN_PAIRS: F_SHAPE_SEVEN_PAIRS,
+    THIRTEEN_ORPHANS: F_SHAPE_THIRTEEN_ORPHANS,
+    HONORS_KNITTED: F_SHAPE_HONORS_KNITTED,
+    KNITTED: F_SHAPE_KNITTED,
+}
+"""The shape bit of each shape."""
 
 REF_ORDER: Final[tuple[int, ...]] = (
     *range(0, 9),  # 1–9m
@@ -787,7 +801,7 @@ def _view(
                 cp += 1
                 if t == win:
                     win_pungs += 1
-    f = facts.features
+    f = facts.features | SHAPE_BITS[shape]
     if win_in_chow or pair == win or shape != REGULAR:
         f |= F_WAIT_SPOT
     if shape == REGULAR and not facts.self_drawn and not win_in_chow:
@@ -854,15 +868,19 @@ def _special(facts: HandFacts) -> HandView | None:
     melds = facts.declared
     if not melds:
         if key & _ODD_BITS == 0:
-            return HandView(facts, SEVEN_PAIRS, features=facts.features | _F_NO_SETS)
+            return HandView(facts, SEVEN_PAIRS, features=facts.features | _F_NO_SETS | F_SHAPE_SEVEN_PAIRS)
         nk = facts.mask.bit_count()
         if nk == 14:
             suited = facts.mask & ~_M_HONORS
             n_suited = suited.bit_count()
             if 7 <= n_suited <= 9 and any(suited & ~m == 0 for m in _KNITTED_MASKS):
-                return HandView(facts, HONORS_KNITTED, features=facts.features | _F_NO_SETS)
+                return HandView(
+                    facts, HONORS_KNITTED, features=facts.features | _F_NO_SETS | F_SHAPE_HONORS_KNITTED
+                )
         elif nk == 13 and facts.mask == _ORPHANS_MASK:
-            return HandView(facts, THIRTEEN_ORPHANS, features=facts.features | _F_NO_SETS)
+            return HandView(
+                facts, THIRTEEN_ORPHANS, features=facts.features | _F_NO_SETS | F_SHAPE_THIRTEEN_ORPHANS
+            )
     if len(melds) > 1:
         return None
     present = (key | key >> 1 | key >> 2 | key >> 3) & _ODD_BITS  # one bit per standing kind (4 bits a kind)
@@ -1101,6 +1119,7 @@ def readings_of(facts: HandFacts) -> list[HandView]:
             pungs = tuple(sorted(pungs + dec_pungs, key=_ref_key))
         f = (
             facts.features
+            | F_SHAPE_REGULAR
             | dec_facts
             | r0.pung_facts
             | r1.pung_facts
