@@ -77,7 +77,7 @@ def test_wenzhou_preset_and_keys() -> None:
         with pytest.raises(RuleSetError):
             find_ruleset("wenzhou2p", bad)
     # 跟风 has no two-player reading: the error says why (docs/engine.md)
-    with pytest.raises(RuleSetError, match="follow_wind_payment=true has no two-player reading.*跟打"):
+    with pytest.raises(RuleSetError, match=r"follow_wind_payment=true has no two-player reading.*跟打"):
         find_ruleset("wenzhou2p", {"follow_wind_payment": True})
     # the other presets keep their behaviour: the §3 keys only act in the wenzhou family
     assert {PRESETS[n].family for n in ("cuopai789", "classic64", "wushuang128")} == {"standard"}
