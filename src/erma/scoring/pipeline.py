@@ -76,12 +76,15 @@ class Plan:
     """Ids that do not count for the minimum (flowers): a reading with only these scores the fallback."""
     excluders: frozenset[str] = frozenset()
     """Ids of the rows with exclusions."""
-    heads: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """The fixed part of each fan's result entry (id, names, points), by id."""
+    heads: dict[str, tuple[dict[str, Any], bool]] = field(default_factory=dict)
+    """By id: a template of the fan's result entry (id, names, points, count 1, tiles to be replaced),
+    copied for each result, and whether the fan is counted per instance."""
     targets: dict[str, frozenset[str]] = field(default_factory=dict)
     """The ids each row with exclusions may remove, by id (a row with none of them present is skipped)."""
-    names: dict[str, tuple[str, str, int, bool]] = field(default_factory=dict)
-    """(name_zh, name_en, points, per_instance) by id: the result entries are built whole from it."""
+    outcomes: dict[tuple[str, ...], tuple[Any, ...] | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Memo: a reading's detected fan ids → what steps 3 and 4 make of them (:func:`_outcome`)."""
 
 
 @functools.cache
@@ -114,9 +117,19 @@ def plan_for(table: str) -> Plan:
         no_min=frozenset(r.id for r in t.rows if not r.counts_for_min),
         excluders=frozenset(r.id for r in t.rows if r.excludes),
         heads={
-            r.id: {"id": r.id, "name_zh": r.name_zh, "name_en": r.name_en, "points": r.value} for r in t.rows
+            r.id: (
+                {
+                    "id": r.id,
+                    "name_zh": r.name_zh,
+                    "name_en": r.name_en,
+                    "points": r.value,
+                    "count": 1,
+                    "tiles": (),
+                },
+                r.per_instance,
+            )
+            for r in t.rows
         },
-        names={r.id: (r.name_zh, r.name_en, r.value, r.per_instance) for r in t.rows},
         targets={r.id: frozenset(ex.target for ex in r.excludes) for r in t.rows if r.excludes},
     )
 
@@ -236,8 +249,29 @@ def total(fans: Fans, plan: Plan) -> int:
 
 
 def score_view(view: HandView, plan: Plan) -> tuple[Fans, int]:
-    """Steps 2–4 for one reading: its fans after exclusions (and the fallback) and its total."""
+    """Steps 2–4 for one reading: its fans after exclusions (and the fallback), in table order, and its
+    total.
+
+    What steps 3 and 4 make of a reading depends, but for partial exclusions (``count``, ``own``), only on
+    which fans it has: that outcome is memoised by the detected fan ids (:func:`_outcome`), and the
+    steps run as written only for the readings a partial exclusion touches.
+    """
     fans = detect(view, plan)
+    ids = tuple(fans)
+    outcome = plan.outcomes.get(ids, _UNSEEN)
+    if outcome is _UNSEEN:
+        outcome = _outcome(plan, ids)
+    if outcome is not None:
+        kept, pts, each, fallbacks = outcome
+        if fallbacks:
+            for fan_id, fn in fallbacks:
+                fans[fan_id] = fn(view)
+        fans = dict(zip(kept, map(fans.__getitem__, kept), strict=True))
+        if each:
+            value = plan.value
+            for k in each:
+                pts += value[k] * (len(fans[k]) - 1)
+        return fans, pts
     if not plan.excluders.isdisjoint(fans):
         fans = exclude(fans, plan)
     limits = plan.limits
@@ -246,7 +280,48 @@ def score_view(view: HandView, plan: Plan) -> tuple[Fans, int]:
     if fans.keys() <= plan.no_min:
         for fan_id, fn in plan.fallbacks:
             fans[fan_id] = fn(view)
+    fans = {k: fans[k] for k in sorted(fans, key=plan.order.__getitem__)}
     return fans, total(fans, plan)
+
+
+_UNSEEN: Any = object()
+
+_Outcome = tuple[tuple[str, ...], int, tuple[str, ...], tuple[tuple[str, Detector], ...]]
+"""(the fans kept, in table order; their points, one instance each; the per-instance ones among them,
+whose further instances add up; the fallbacks to ask)."""
+
+
+def _outcome(plan: Plan, ids: tuple[str, ...]) -> _Outcome | None:
+    """What :func:`exclude`, the limit fans, the fallback and :func:`total` make of a reading whose fans
+    are ``ids``, when that does not depend on the hits (no partial exclusion applies); else None.
+    Memoised in ``plan.outcomes``."""
+    memo = plan.outcomes
+    if len(memo) > 1 << 16:  # a bound, far above what hands produce
+        memo.clear()
+    alive = set(ids)
+    for fan_id in sorted(plan.excluders.intersection(ids), key=plan.order.__getitem__):
+        if fan_id not in alive:
+            continue  # a removed fan excludes nothing
+        for ex in plan.rows[fan_id].excludes:
+            if ex.target in alive:
+                if ex.own or ex.count:
+                    memo[ids] = None  # the hits decide: the steps run as written
+                    return None
+                alive.discard(ex.target)
+    limits = plan.limits
+    if limits and not limits.isdisjoint(alive):
+        alive &= limits  # 役满: the limit fans alone
+    fallbacks = plan.fallbacks if alive <= plan.no_min else ()
+    kept = tuple(sorted(alive.union(i for i, _ in fallbacks), key=plan.order.__getitem__))
+    counted = [k for k in kept if k in limits] if limits and not limits.isdisjoint(kept) else kept  # as total
+    got = (
+        kept,
+        sum(plan.value[k] for k in counted),
+        tuple(k for k in counted if k in plan.per_instance),
+        fallbacks,
+    )
+    memo[ids] = got
+    return got
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,29 +453,29 @@ def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
 
 
 def _entries(view: HandView, fans: Fans, plan: Plan) -> list[dict[str, Any]]:
-    """The result entries (``ScoredFan.to_dict`` shapes) of a reading's fans, in table order."""
-    names = plan.names
+    """The result entries (``ScoredFan.to_dict`` shapes) of a reading's fans (in table order, as
+    :func:`score_view` gives them)."""
+    heads = plan.heads
     texts = _HIT_TEXTS
     facts = view.facts
     whole = facts.tiles
     out = []
-    for k in sorted(fans, key=plan.order.__getitem__) if len(fans) > 1 else fans:
-        hits = fans[k]
-        zh, en, points, each = names[k]
-        n = 1
+    for k, hits in fans.items():
+        head, each = heads[k]
+        entry = head.copy()  # a copy of a small dict is much cheaper than building it key by key
         if not hits:
-            tiles = []
+            entry["tiles"] = []
         elif len(hits) == 1 or not each:
             h = hits[0]
             if len(h) == 1 and h[0] is whole:  # a whole-hand fan (most are)
-                tiles = [facts.text]
+                entry["tiles"] = [facts.text]
             else:
                 text = texts.get(h)
-                tiles = [_text_of(h, whole, view) if text is None else text]
+                entry["tiles"] = [_text_of(h, whole, view) if text is None else text]
         else:
-            n = len(hits)
-            tiles = [_text_of(h, whole, view) if (t := texts.get(h)) is None else t for h in hits]
-        out.append({"id": k, "name_zh": zh, "name_en": en, "points": points, "count": n, "tiles": tiles})
+            entry["count"] = len(hits)
+            entry["tiles"] = [_text_of(h, whole, view) if (t := texts.get(h)) is None else t for h in hits]
+        out.append(entry)
     return out
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from erma.analysis.decompose import group_readings
 from erma.analysis.tables import INC, SUIT_MASK
@@ -166,8 +166,10 @@ KNITTED_SEQUENCES: Final[tuple[tuple[Tile, ...], ...]] = tuple(
 """The six knitted straights (组合龙): 147, 258, 369 each in a different suit."""
 
 
-class Group(NamedTuple):
-    """One set of a reading (面子): chow, pung or kong."""
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One set of a reading (面子): chow, pung or kong (prebuilt: see :func:`make_group`). A slotted class,
+    not a named tuple: detectors read its fields often, and slot reads are the interpreter's fast path."""
 
     kind: int
     """CHOW, PUNG or KONG."""
@@ -902,7 +904,8 @@ def _special(facts: HandFacts) -> HandView | None:
     return None
 
 
-class _Part(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Part:
     """One group's reading (a suit's or the honours'): its sets and pair, and what a reading takes from it."""
 
     chows: tuple[Tile, ...]
