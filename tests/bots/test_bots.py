@@ -12,7 +12,7 @@ from erma.selfplay import run, wilson
 
 
 def test_make_bot() -> None:
-    assert bot_names() == ["greedy", "random"]
+    assert bot_names() == ["greedy", "greedy-plain", "random"]
     with pytest.raises(RuleSetError, match="unknown bot 'smart'"):
         make_bot("smart")
 

@@ -7,8 +7,10 @@ from typing import Protocol
 
 from erma.game import wenzhou as wz
 from erma.game.actions import Action
+from erma.game.engine import offered_multiplier
 from erma.game.state import GameState, Phase
 from erma.hand import Meld
+from erma.rules import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,10 @@ class BotView:
     jokers: int = 0
     four_as_two: bool = False
     """温州 ``four_of_kind_counts_as_two_pairs`` (for 八对)."""
+    win_multiplier: int = 0
+    """温州: the multiplier (1 软, 2 硬, 4 双翻) of the win this seat could declare now, 0 if none."""
+    rules: RuleSet | None = None
+    """The rule set (public; 温州 bots classify their possible wins with it)."""
 
     def unseen(self, tile: int) -> int:
         """Copies of a (physical) kind this seat has not seen (the most that can still come)."""
@@ -96,6 +102,8 @@ def view_of(state: GameState, seat: int) -> BotView:
         caishen=state.caishen,
         jokers=jokers,
         four_as_two=state.rules.four_of_kind_counts_as_two_pairs,
+        win_multiplier=offered_multiplier(state, seat),
+        rules=state.rules,
     )
 
 
@@ -113,7 +121,7 @@ class Bot(Protocol):
 
 def bot_names() -> list[str]:
     """The bots :func:`make_bot` knows."""
-    return ["greedy", "random"]
+    return ["greedy", "greedy-plain", "random"]
 
 
 def make_bot(name: str, seed: int | str = 0) -> Bot:
@@ -126,4 +134,6 @@ def make_bot(name: str, seed: int | str = 0) -> Bot:
         return RandomBot(seed)
     if name == "greedy":
         return GreedyBot(seed)
+    if name == "greedy-plain":  # without the 温州 value sense: the baseline it is measured against
+        return GreedyBot(seed, value_sense=False)
     raise RuleSetError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
