@@ -96,7 +96,8 @@ class Table:
         self.digest = ""
         self.unit = ""
         self.deadline: float | None = None
-        self.autoplayer = make_bot("greedy", f"autoplay:{match_id}")
+        # RULES §5.3: auto-play takes every legal win (the plain greedy bot; "greedy" may wait for a 硬 win)
+        self.autoplayer = make_bot("greedy-plain", f"autoplay:{match_id}")
         self.over = False
         self.task: asyncio.Task[None] | None = None
         self.actions_applied = 0
