@@ -100,7 +100,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         ]
         for key, gauge in sorted(h.backend.gauges().items()):
             lines += [f"# TYPE erma_{key} gauge", f"erma_{key} {gauge}"]
-        for key, value in sorted(h.metrics.items()):
+        for key, value in sorted({**h.metrics, **h.thinker.counters()}.items()):
             lines += [f"# TYPE erma_{key}_total counter", f"erma_{key}_total {value}"]
         lines += h.latency.lines("erma_action_latency_ms")
         lines.append(f"erma_uptime_seconds {time.time() - h.started:.0f}")

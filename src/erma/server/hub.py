@@ -17,6 +17,7 @@ from erma.server import protocol as P
 from erma.server.backend import Backend, LocalBackend, match_log
 from erma.server.config import Room, Settings
 from erma.server.table import SeatInfo, Table, disconnected, reconnected
+from erma.server.thinker import Thinker
 
 log = logging.getLogger("erma.hub")
 
@@ -123,6 +124,8 @@ class Hub:
         self.bot_accounts: dict[str, int] = {}
         self.metrics: Counter[str] = Counter()
         self.latency = Latency()
+        self.thinker = Thinker(settings.bot_workers)
+        """Where bots (and auto-play) think."""
         self.started = time.time()
         self._matcher: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -134,6 +137,7 @@ class Hub:
 
         for bot in BOT_NAMES:
             self.bot_accounts[bot] = await bot_account(self.store, bot)
+        self.thinker.start()
         await self.backend.start(self)
         self._matcher = asyncio.create_task(self._match_loop())
 
@@ -148,6 +152,7 @@ class Hub:
                 table.task.cancel()
         for conn in list(self.connections.values()):
             await conn.close("server stopping")
+        self.thinker.stop()
 
     def spawn(self, coro: Any) -> None:
         """Run a coroutine in the background (kept referenced until it ends)."""

@@ -313,22 +313,34 @@ class Table:
                 await self._idle(time.monotonic() + pause, back=actor)
                 if _ended(state) or state.actor != actor or not (s.is_bot or s.autoplay):
                     continue
-                bot = s.bot or self.autoplayer
                 legal = legal_actions(state, actor)
-                action = await asyncio.to_thread(bot.choose, view_of(state, actor), legal)
+                action = await self._think(actor, legal)
                 self._apply(actor, action)
                 continue
             acted = await self._idle(self.deadline, waiting_for=actor)
             if not acted and not _ended(state) and state.actor == actor:
                 # the clock ran out: the auto-play choice, and after enough timeouts auto-play itself
                 legal = legal_actions(state, actor)
-                action = await asyncio.to_thread(self.autoplayer.choose, view_of(state, actor), legal)
+                action = await self._think(actor, legal, autoplay=True)
                 s.timeouts += 1
                 if s.timeouts >= rules.autoplay_after_timeouts:
                     s.autoplay = True
                 self._apply(actor, action)
         self.deadline = None
         self._flush()
+
+    async def _think(self, seat: int, legal: list[Action], autoplay: bool = False) -> Action:
+        """The seat's bot (or auto-play) chooses, in the hub's thinker (off the event loop)."""
+        assert self.state is not None
+        s = self.seats[seat]
+        bot = self.autoplayer if autoplay or s.bot is None else s.bot
+        view = view_of(self.state, seat) if bot.uses_view else None
+        action, after = await self.hub.thinker.choose(bot, view, legal)
+        if bot is self.autoplayer:
+            self.autoplayer = after
+        else:
+            s.bot = after
+        return action
 
     def _flush_view(self, seat: int) -> None:
         if not self.seats[seat].is_bot:

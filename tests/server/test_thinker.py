@@ -1,0 +1,65 @@
+"""The thinker: bots choose in worker processes as they would in this one, and survive a dead worker."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+from erma.bots import make_bot, view_of
+from erma.game import apply, legal_actions
+from erma.game.match import Match
+from erma.game.state import Phase
+from erma.rules.ruleset import find_ruleset
+from erma.server.thinker import Thinker
+
+
+def _decisions(thinker: Thinker, rules: str, seed: str, limit: int = 60) -> list[str]:
+    """Play a hand with the greedy bot on both seats, thinking through ``thinker``; the actions taken."""
+
+    async def play() -> list[str]:
+        state = Match(find_ruleset(rules), seed).next_hand()
+        bots = [make_bot("greedy", f"{seed}:0"), make_bot("greedy", f"{seed}:1")]
+        out: list[str] = []
+        while state.phase is not Phase.END and len(out) < limit:
+            seat = state.actor
+            legal = legal_actions(state, seat)
+            action, bots[seat] = await thinker.choose(bots[seat], view_of(state, seat), legal)
+            apply(state, seat, action)
+            out.append(str(action))
+        return out
+
+    return asyncio.run(play())
+
+
+def test_a_worker_process_decides_as_this_process_does() -> None:
+    local = Thinker(workers=0)
+    remote = Thinker(workers=1)
+    remote.start()
+    try:
+        for rules in ("cuopai789", "wenzhou2p"):
+            here = _decisions(local, rules, "t1")
+            there = _decisions(remote, rules, "t1")
+            assert there == here and len(here) > 10
+        assert remote.decisions == local.decisions > 20
+        assert remote.restarts == 0
+    finally:
+        remote.stop()
+
+
+def test_a_dead_worker_is_replaced_and_no_decision_is_lost() -> None:
+    thinker = Thinker(workers=1)
+    thinker.start()
+    try:
+        before = _decisions(thinker, "cuopai789", "t2", limit=5)
+        pool = thinker._pool
+        assert pool is not None
+        for pid in list(pool._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        after = _decisions(thinker, "cuopai789", "t2", limit=30)
+        assert after[:5] == before and len(after) == 30
+        assert thinker.restarts >= 1
+        again = _decisions(thinker, "cuopai789", "t2", limit=30)
+        assert again == after
+    finally:
+        thinker.stop()
