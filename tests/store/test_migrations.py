@@ -11,7 +11,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from erma.store.engine import make_engine, resolve_url
+from erma.store.engine import dispose, make_engine, resolve_url
 from erma.store.migrate import current_revision, head_revision
 from erma.store.schema import metadata
 from tests.store.conftest import opened
@@ -27,7 +27,7 @@ async def tables_and_revision(url: str) -> tuple[set[str], str | None]:
             names = await conn.run_sync(lambda c: set(sa.inspect(c).get_table_names()))
             return names, await conn.run_sync(current_revision)
     finally:
-        await engine.dispose()
+        await dispose(engine)
 
 
 def alembic(url: str, *args: str) -> subprocess.CompletedProcess[str]:

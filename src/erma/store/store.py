@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from erma.errors import InsufficientBeansError, InvalidInputError, NameTakenError
 from erma.store import check as _check
-from erma.store.engine import make_engine, resolve_url, run_read, run_write
+from erma.store.engine import dispose, make_engine, resolve_url, run_read, run_write
 from erma.store.migrate import upgrade as _upgrade
 from erma.store.schema import accounts as A
 from erma.store.schema import entries as E
@@ -183,10 +183,10 @@ class Store:
 
             issuance_id = await run_read(engine, _issuance)
         except BaseException:
-            await engine.dispose()
+            await dispose(engine)
             raise
         if issuance_id is None:
-            await engine.dispose()
+            await dispose(engine)
             raise InvalidInputError(f"database {url!r} has no issuance account: not an erma store")
         return cls(
             engine,
@@ -200,7 +200,7 @@ class Store:
 
     async def close(self) -> None:
         """Close every connection."""
-        await self.engine.dispose()
+        await dispose(self.engine)
 
     # ------------------------------------------------------------------ helpers
 

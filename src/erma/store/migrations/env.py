@@ -11,7 +11,7 @@ from logging.config import fileConfig
 import sqlalchemy as sa
 from alembic import context
 
-from erma.store.engine import make_engine, resolve_url
+from erma.store.engine import dispose, make_engine, resolve_url
 from erma.store.migrate import PG_MIGRATION_LOCK
 from erma.store.schema import metadata
 
@@ -36,7 +36,7 @@ async def _run_from_url(url: str | None) -> None:
         async with engine.begin() as conn:
             await conn.run_sync(_run)
     finally:
-        await engine.dispose()
+        await dispose(engine)
 
 
 def main() -> None:
