@@ -222,3 +222,17 @@ def test_check_reports_tampering(fresh_db: Callable[[], str]) -> None:
                     await conn.execute(sa.delete(entries).where(entries.c.transaction_id == tx))
 
     asyncio.run(body())
+
+
+def test_balances_reads_several_accounts_in_the_order_given(db_url: str) -> None:
+    async def body() -> None:
+        async with opened(db_url) as s:
+            a, b = await pair(s, beans=(1234, 567))
+            assert await s.balances([b, a]) == [567, 1234]
+            assert await s.balances([a, a]) == [1234, 1234]
+            with pytest.raises(InvalidInputError, match="no such account"):
+                await s.balances([a, 10**9])
+            with pytest.raises(InvalidInputError):
+                await s.balances([a, "x"])  # type: ignore[list-item]
+
+    asyncio.run(body())

@@ -102,6 +102,8 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self.actions_applied = 0
         self.balances_before = [0, 0]
+        self.balances_after: list[int] | None = None
+        """The balances read after the last settlement (the entry check before the next hand uses them)."""
         self.held: dict[int, int] | None = None
         """What the ledger holds of each account for the current hand (the most it can lose)."""
         self.entries: list[dict[str, Any]] = []
@@ -262,13 +264,13 @@ class Table:
         self.unit = f"{self.id}:{self.match.hand_no}"
         stake_points = rules.fan_cap if rules.fan_cap is not None else max(rules.escape_points, 88)
         stake = max(stake_points, rules.escape_points) * self.room.bean_rate
-        self.balances_before = [await self.hub.store.balance(s.account_id) for s in self.seats]
+        self.balances_before = await self.hub.store.balances([s.account_id for s in self.seats])
         self._log({"t": "hand", "n": self.match.hand_no, "salt": self.salt, "bb": self.balances_before})
         match_log("hand_start", self.id, hand_no=self.match.hand_no, unit=self.unit, epoch=self.epoch)
         from erma.store.house import top_up
 
-        for s in self.seats:
-            if s.is_bot:
+        for s, balance in zip(self.seats, self.balances_before, strict=True):
+            if s.is_bot and balance < stake:
                 await top_up(self.hub.store, s.account_id, stake)
         self.held = await self.hub.store.hold(self.unit, {s.account_id: stake for s in self.seats})
         for seat, s in enumerate(self.seats):
@@ -530,7 +532,8 @@ class Table:
         if done:
             self.hub.metrics["ledger_transactions"] += 1
         match_log("hand_end", self.id, unit=self.unit, op=op, written=done, reason=result["reason"])
-        balances = [await store.balance(a) for a in ids]
+        balances = await store.balances(ids)
+        self.balances_after = balances
         record = to_record(state, hand_no=self.match.hand_no)
         record.update(
             {
@@ -677,8 +680,9 @@ class Table:
             except TimeoutError:
                 continue
             await self._handle(seat, msg)
-        for s in self.seats:
-            if not s.is_bot and await self.hub.store.balance(s.account_id) < self.room.entry_min:
+        balances = self.balances_after or await self.hub.store.balances([s.account_id for s in self.seats])
+        for s, balance in zip(self.seats, balances, strict=True):
+            if not s.is_bot and balance < self.room.entry_min:
                 self.over = True
 
 

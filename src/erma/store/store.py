@@ -476,6 +476,22 @@ class Store:
             raise InvalidInputError(f"account {account_id}: no such account")
         return value
 
+    async def balances(self, account_ids: Sequence[int]) -> list[int]:
+        """The free beans of several accounts, in the order given, in one query."""
+        for a in account_ids:
+            _check_id(a)
+        wanted = sorted(set(account_ids))
+
+        async def op(conn: AsyncConnection) -> dict[int, int]:
+            q = sa.select(A.c.id, A.c.balance).where(A.c.id.in_(wanted))
+            return {r.id: r.balance for r in (await conn.execute(q)).all()}
+
+        found = await run_read(self.engine, op)
+        missing = [a for a in wanted if a not in found]
+        if missing:
+            raise InvalidInputError(f"account(s) {missing}: no such account")
+        return [found[a] for a in account_ids]
+
     async def hold(self, unit: str, stakes: dict[int, int]) -> dict[int, int]:
         """Put up the stakes of a settlement unit (a hand): move ``min(stake, balance)`` from each account
         into the unit's escrow, in one transaction; return what was held, in the order of ``stakes`` (seat
