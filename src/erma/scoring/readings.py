@@ -24,7 +24,7 @@ from erma.analysis.decompose import group_readings
 from erma.analysis.tables import INC, SUIT_MASK
 from erma.hand import Meld, MeldKind
 from erma.scoring.context import WinContext, read_record
-from erma.scoring.waits import regular_waits_key, unique_wait_key
+from erma.scoring.waits import regular_wait_count, unique_wait_key
 from erma.tiles import BAMBOOS, DOTS, GREENS, NUM_KINDS, TERMINALS_AND_HONORS, WHITE, Tile, to_mpsz
 
 REGULAR: Final = "regular"
@@ -252,6 +252,8 @@ class HandFacts:
     """Every tile of the hand, sorted (kongs give four)."""
     text: str
     """The whole hand in mpsz (``part_text(tiles)``), joined from per-suit texts."""
+    suit_infos: _SuitInfos
+    """The per-suit memo entries of :attr:`full_key` (counts, tiles, kinds, readings, … of each suit)."""
     _unique_wait: bool | None = field(default=None, repr=False)
 
     @property
@@ -265,7 +267,8 @@ class HandFacts:
     @property
     def counts(self) -> list[int]:
         """Count of each kind over the whole hand (declared sets, standing tiles, winning tile)."""
-        return _unpack(self.full_key)
+        m0, m1, m2, m3 = self.suit_infos
+        return [*m0[0], *m1[0], *m2[0], *m3[0]]
 
     @property
     def standing(self) -> list[int]:
@@ -275,7 +278,7 @@ class HandFacts:
     @property
     def kinds(self) -> tuple[Tile, ...]:
         """The kinds present, sorted."""
-        m0, m1, m2, m3 = _suit_infos(self.full_key)
+        m0, m1, m2, m3 = self.suit_infos
         return m0[2] + m1[2] + m2[2] + m3[2]
 
     @property
@@ -330,7 +333,7 @@ class HandFacts:
                 sp[win] -= 1
                 self._unique_wait = unique_wait_key(self.key - INC[win], sp)
             else:
-                self._unique_wait = len(regular_waits_key(self.key - INC[win], 1)) == 1
+                self._unique_wait = regular_wait_count(self.key - INC[win]) == 1
         return self._unique_wait
 
 
@@ -395,7 +398,7 @@ class HandView:
             rest = f.key - INC[win]
             for t in self.knitted:
                 rest -= INC[t]
-            if len(regular_waits_key(rest, 1)) != 1:
+            if regular_wait_count(rest) != 1:
                 return 0
         elif self.shape != REGULAR:
             return 0
@@ -588,6 +591,7 @@ _FACTS_ORDER: Final = [
     "features",
     "tiles",
     "text",
+    "suit_infos",
 ]
 _VIEW_ORDER: Final = [
     "facts",
@@ -608,9 +612,21 @@ if [f.name for f in fields(HandFacts)][: len(_FACTS_ORDER)] != _FACTS_ORDER or [
     raise RuntimeError("HandFacts / HandView fields were reordered: update build_facts and _view")
 
 
-_SuitInfo = tuple[tuple[int, ...], tuple[Tile, ...], tuple[Tile, ...], int, int, str, int, int]
+_SuitInfo = tuple[
+    tuple[int, ...],
+    tuple[Tile, ...],
+    tuple[Tile, ...],
+    int,
+    int,
+    str,
+    int,
+    int,
+    tuple[list["_Part"], list["_Part"]],
+]
 """Of one group's counts: (counts, tiles, kinds, presence bits, largest count, mpsz text, the "only …"
-facts its kinds allow (combined with &), the facts it makes hold (combined with |))."""
+facts its kinds allow (combined with &), the facts it makes hold (combined with |), its readings as sets
+without and with the pair)."""
+_SuitInfos = tuple[_SuitInfo, _SuitInfo, _SuitInfo, _SuitInfo]
 _SUIT_INFO: dict[int, _SuitInfo] = {}
 """Memo: a group's slice of a packed count key (4 bits a kind), shifted left 2, or its group index → info."""
 _GROUP_LEN: Final = (9, 9, 9, 7)
@@ -628,14 +644,15 @@ def _suit_info(mk: int) -> _SuitInfo:
     high = max(counts)
     only = _SUIT_ALL[gi][bits] if gi < 3 else _HONOR_ALL[bits]
     some = (_HONOR_ANY[bits] if gi == 3 else 0) | (F_FOUR_COPIES if high >= 4 else 0)
-    got = (counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some)
+    parts = _group_parts(k, base)
+    got = (counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some, parts)
     if len(_SUIT_INFO) > 1 << 17:  # a bound far above what hands produce
         _SUIT_INFO.clear()
     _SUIT_INFO[mk] = got
     return got
 
 
-def _suit_infos(key: int) -> tuple[_SuitInfo, _SuitInfo, _SuitInfo, _SuitInfo]:
+def _suit_infos(key: int) -> _SuitInfos:
     """The per-suit infos of a packed key (memoised)."""
     info = _SUIT_INFO
     k = key & SUIT_MASK
@@ -767,6 +784,7 @@ def build_facts(
         f,
         m0[1] + m1[1] + m2[1] + m3[1],
         m0[5] + m1[5] + m2[5] + m3[5],
+        (m0, m1, m2, m3),
     )
 
 
@@ -863,6 +881,10 @@ def _view(
 _KNITTED_MASKS: Final = tuple(sum(1 << t for t in seq) for seq in KNITTED_SEQUENCES)
 _KNITTED_KEYS: Final = tuple(sum(INC[t] for t in seq) for seq in KNITTED_SEQUENCES)
 _ORPHANS_MASK: Final = sum(1 << t for t in TERMINALS_AND_HONORS)
+_KNIT_CLASSES: Final = tuple(
+    sum(1 << c for c in range(3) if all(b >> r & 1 for r in (c, c + 3, c + 6))) for b in range(512)
+)
+"""By a suit's 9-bit presence pattern: which of 147 (bit 0), 258 (bit 1), 369 (bit 2) it holds whole."""
 
 
 def _special(facts: HandFacts) -> HandView | None:
@@ -884,6 +906,14 @@ def _special(facts: HandFacts) -> HandView | None:
                 facts, THIRTEEN_ORPHANS, features=facts.features | _F_NO_SETS | F_SHAPE_THIRTEEN_ORPHANS
             )
     if len(melds) > 1:
+        return None
+    m = (
+        facts.mask
+    )  # the hand's kinds: a knitted straight needs 147, 258, 369 of distinct classes in the suits
+    k0 = _KNIT_CLASSES[m & 0x1FF]
+    k1 = _KNIT_CLASSES[m >> 9 & 0x1FF]
+    k2 = _KNIT_CLASSES[m >> 18 & 0x1FF]
+    if not (k0 and k1 and k2) or k0 | k1 | k2 != 7:
         return None
     present = (key | key >> 1 | key >> 2 | key >> 3) & _ODD_BITS  # one bit per standing kind (4 bits a kind)
     if 9 <= present.bit_count() < 14 - 3 * len(melds):  # the nine knitted kinds, and a pair somewhere
@@ -928,8 +958,6 @@ class _Part:
 
 _Reading = tuple[tuple[Tile, ...], tuple[Tile, ...], Tile]
 """(chow starts, pung tiles, pair tile or −1), absolute tiles, each sorted."""
-_GROUP_MEMO: dict[int, tuple[list[_Part], list[_Part]]] = {}
-"""Memo: a group's slice of the packed standing key, shifted left 6, or its base kind → its readings."""
 
 
 def _pung_facts(pm: int) -> int:
@@ -968,43 +996,31 @@ def _part(chows: tuple[Tile, ...], pungs: tuple[Tile, ...], pair: Tile, base: in
     )
 
 
-def _group(key: int, base: int) -> tuple[list[_Part], list[_Part]]:
-    """The distinct readings of one group key without and with the pair, in absolute tiles (memoised)."""
-    mk = key << 6 | base
-    got = _GROUP_MEMO.get(mk)
-    if got is None:
-        bare: list[_Part] = []
-        paired: list[_Part] = []
-        seen: set[_Reading] = set()
-        for ch, pu, pa in group_readings(key, base == 27):
-            r = (
-                tuple(sorted(c + base for c in ch)),
-                tuple(sorted(p + base for p in pu)),
-                pa + base if pa >= 0 else -1,
-            )
-            if r not in seen:
-                seen.add(r)
-                (paired if pa >= 0 else bare).append(_part(*r, base))
-        if len(_GROUP_MEMO) > 1 << 17:  # a bound far above what hands produce
-            _GROUP_MEMO.clear()
-        got = _GROUP_MEMO[mk] = (bare, paired)
-    return got
+def _group_parts(key: int, base: int) -> tuple[list[_Part], list[_Part]]:
+    """The distinct readings of one group key without and with the pair, in absolute tiles (for the
+    per-suit memo)."""
+    bare: list[_Part] = []
+    paired: list[_Part] = []
+    seen: set[_Reading] = set()
+    for ch, pu, pa in group_readings(key, base == 27):
+        r = (
+            tuple(sorted(c + base for c in ch)),
+            tuple(sorted(p + base for p in pu)),
+            pa + base if pa >= 0 else -1,
+        )
+        if r not in seen:
+            seen.add(r)
+            (paired if pa >= 0 else bare).append(_part(*r, base))
+    return bare, paired
 
 
 _Combo = tuple[_Part, _Part, _Part, _Part]
 
 
-def _combos(key: int) -> tuple[list[_Combo], int]:
-    """Every reading of a packed 3k+2 key as one part per group (unordered), and the group of the pair."""
-    memo = _GROUP_MEMO
-    k = key & SUIT_MASK
-    m0 = memo.get(k << 6) or _group(k, 0)
-    k = (key >> 36) & SUIT_MASK
-    m1 = memo.get(k << 6 | 9) or _group(k, 9)
-    k = (key >> 72) & SUIT_MASK
-    m2 = memo.get(k << 6 | 18) or _group(k, 18)
-    k = key >> 108
-    m3 = memo.get(k << 6 | 27) or _group(k, 27)
+def _combos(infos: _SuitInfos) -> tuple[list[_Combo], int]:
+    """Every reading of a 3k+2 hand, given the per-suit infos of its packed key, as one part per group
+    (unordered), and the group of the pair."""
+    m0, m1, m2, m3 = infos[0][8], infos[1][8], infos[2][8], infos[3][8]
     # The pair sits in a group of 3k + 2 tiles, whose bare list is empty: the first group with paired
     # readings is the only one that can hold it (a second one would leave no bare reading for itself).
     if m0[1]:
@@ -1030,7 +1046,7 @@ def _combos(key: int) -> tuple[list[_Combo], int]:
 
 def _regular(key: int) -> list[_Reading]:
     """Every reading of a packed 3k+2 key as sets and one pair (chows and pungs sorted), unordered."""
-    combos, pi = _combos(key)
+    combos, pi = _combos(_suit_infos(key))
     return [
         (r0.chows + r1.chows + r2.chows + r3.chows, r0.pungs + r1.pungs + r2.pungs + r3.pungs, c[pi].pair)
         for c in combos
@@ -1070,7 +1086,7 @@ def readings_of(facts: HandFacts) -> list[HandView]:
             out.append(special)
             if special.shape != SEVEN_PAIRS:
                 return out
-    combos, pi = _combos(facts.key)
+    combos, pi = _combos(facts.suit_infos if not declared else _suit_infos(facts.key))
     if not combos:
         return out
     if len(combos) > 1:

@@ -73,8 +73,9 @@ def _group_waits(counts: tuple[int, ...], suited: bool) -> tuple[tuple[int, int]
 _BOUNDS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 
 _MASK9 = (1 << 36) - 1
-_GroupInfo = tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]
-"""(flags, (index, flags) of each wait, the waits that complete a pair, the waits that complete sets only)."""
+_GroupInfo = tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], int, int]
+"""(flags, (index, flags) of each wait, the waits that complete a pair, the waits that complete sets only,
+and the numbers of those two)."""
 _SUIT_INFO: dict[int, _GroupInfo] = {}
 _HONOR_INFO: dict[int, _GroupInfo] = {}
 
@@ -87,11 +88,15 @@ def _info(key: int, suited: bool) -> _GroupInfo:
     if got is None:
         counts = tuple((key >> (4 * i)) & 15 for i in range(9 if suited else 7))
         waits = _group_waits(counts, suited)
+        pair_waits = tuple(i for i, f in waits if f & _PAIR)
+        set_waits = tuple(i for i, f in waits if f & _SETS)
         got = memo[key] = (
             _flags(counts, suited),
             waits,
-            tuple(i for i, f in waits if f & _PAIR),
-            tuple(i for i, f in waits if f & _SETS),
+            pair_waits,
+            set_waits,
+            len(pair_waits),
+            len(set_waits),
         )
     return got
 
@@ -154,6 +159,39 @@ def regular_waits_key(key: int, limit: int = 99) -> list[Tile]:
             if len(out) > limit:
                 return out[: limit + 1]
     return out
+
+
+def regular_wait_count(key: int) -> int:
+    """``len(regular_waits_key(key))``, from the per-group numbers of waits, without listing them."""
+    k = key & _MASK9
+    i0 = _SUIT_INFO.get(k) or _info(k, True)
+    k = (key >> 36) & _MASK9
+    i1 = _SUIT_INFO.get(k) or _info(k, True)
+    k = (key >> 72) & _MASK9
+    i2 = _SUIT_INFO.get(k) or _info(k, True)
+    k = key >> 108
+    i3 = _HONOR_INFO.get(k) or _info(k, False)
+    # As regular_waits_key: the tile goes to a group that cannot be completed as it is (if there is one,
+    # and only one), taking the pair if the others are all sets, or making sets beside the one pair.
+    broken = None
+    pairs = 0
+    for i in (i0, i1, i2, i3):
+        f = i[0]
+        if not f:
+            if broken is not None:
+                return 0
+            broken = i
+        elif f & _PAIR:
+            pairs += 1
+    if broken is not None:
+        return broken[4] if pairs == 0 else broken[5] if pairs == 1 else 0
+    if pairs == 2:  # each pair group may take the tile as sets, the other keeping the pair
+        return sum([i[5] for i in (i0, i1, i2, i3) if i[0] & _PAIR])
+    if pairs == 0:
+        return i0[4] + i1[4] + i2[4] + i3[4]
+    if pairs == 1:  # (not 3k + 1 tiles: no wait in fact, but counted as regular_waits_key counts)
+        return sum([i[4] if i[0] & _PAIR else i[5] for i in (i0, i1, i2, i3)])
+    return 0
 
 
 def seven_pairs_wait(c: Sequence[int]) -> Tile | None:
