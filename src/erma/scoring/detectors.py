@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Final
 
 from erma.scoring.readings import (
@@ -172,6 +173,7 @@ _F_FULL_FLUSH: Final = F_ONE_SUIT | F_NO_HONORS
 _F_HALF_FLUSH: Final = F_ONE_SUIT | F_HONORS
 _F_ALL_TYPES: Final = F_THREE_SUITS | F_WINDS_DRAGONS
 _LOW_BITS: Final = sum(1 << (4 * t) for t in range(34))
+_SET_TILES: Final = attrgetter("tiles")
 
 
 # A whole-hand hit is ``[(v.facts.tiles,)]``, a winning-tile hit ``[((v.facts.win_tile,),)]`` (written
@@ -349,7 +351,7 @@ def tile_hog(v: HandView) -> list[Hit]:
 @fan("all_pungs", frozenset({REGULAR}), needs=F_NO_CHOW | F_PUNG)
 def all_pungs(v: HandView) -> list[Hit]:
     """碰碰和 All Pungs: four pungs or kongs."""
-    return [tuple(g.tiles for g in v.sets)] if len(v.pungs) == 4 else _NONE
+    return [tuple(map(_SET_TILES, v.sets))] if len(v.pungs) == 4 else _NONE
 
 
 def _every_set(v: HandView, chow_ok: Callable[[int], bool], pung_ok: Callable[[Tile], bool]) -> list[Hit]:
@@ -358,7 +360,7 @@ def _every_set(v: HandView, chow_ok: Callable[[int], bool], pung_ok: Callable[[T
             return _NONE
     if not pung_ok(v.pair):
         return _NONE
-    return [(*(g.tiles for g in v.sets), (v.pair, v.pair))]
+    return [(*map(_SET_TILES, v.sets), (v.pair, v.pair))]
 
 
 @fan("outside_hand", frozenset({REGULAR}), needs=F_EDGE_PAIR)
@@ -412,7 +414,7 @@ def three_suited_terminal_chows(v: HandView) -> list[Hit]:
 def all_chows(v: HandView) -> list[Hit]:
     """平和 All Chows: chows only and a suited pair (组合龙: its one set is a chow)."""
     if v.pair < 27 and not v.pungs:  # every pung and kong is in v.pungs
-        return [(*(g.tiles for g in v.sets), (v.pair, v.pair))]
+        return [(*map(_SET_TILES, v.sets), (v.pair, v.pair))]
     return _NONE
 
 

@@ -388,7 +388,7 @@ def _hit_text(hit: Hit) -> str:
     if n == 0:
         return ""
     try:
-        return " ".join([PART_TEXTS[p] for p in hit])  # sets already seen
+        return " ".join(map(PART_TEXTS.__getitem__, hit))  # sets already seen
     except KeyError:
         return " ".join(filter(None, map(part_text, hit)))
 
