@@ -15,16 +15,16 @@ from erma.server.thinker import Thinker
 
 
 def _decisions(thinker: Thinker, rules: str, seed: str, limit: int = 60) -> list[str]:
-    """Play a hand with the greedy bot on both seats, thinking through ``thinker``; the actions taken."""
+    """Play a hand, greedy against random, thinking through ``thinker``; the actions taken."""
 
     async def play() -> list[str]:
         state = Match(find_ruleset(rules), seed).next_hand()
-        bots = [make_bot("greedy", f"{seed}:0"), make_bot("greedy", f"{seed}:1")]
+        bots = [make_bot("greedy"), make_bot("random")]
         out: list[str] = []
         while state.phase is not Phase.END and len(out) < limit:
             seat = state.actor
             legal = legal_actions(state, seat)
-            action, bots[seat] = await thinker.choose(bots[seat], view_of(state, seat), legal)
+            action = await thinker.choose(bots[seat], f"{seed}:{len(out)}", view_of(state, seat), legal)
             apply(state, seat, action)
             out.append(str(action))
         return out
@@ -63,3 +63,19 @@ def test_a_dead_worker_is_replaced_and_no_decision_is_lost() -> None:
         assert again == after
     finally:
         thinker.stop()
+
+
+def test_a_decision_depends_on_its_seed_only() -> None:
+    """No state between decisions: the same seed gives the same choice, a bot of the kind decides alike."""
+    thinker = Thinker(workers=0)
+    state = Match(find_ruleset("cuopai789"), "t3").next_hand()
+    seat = state.actor
+    legal = legal_actions(state, seat)
+
+    async def pick(seed: str) -> str:
+        return str(await thinker.choose(make_bot("random", "ignored"), seed, view_of(state, seat), legal))
+
+    picks = [asyncio.run(pick(f"s{i}")) for i in range(30)]
+    assert picks == [asyncio.run(pick(f"s{i}")) for i in range(30)]
+    assert picks == [str(make_bot("random", f"s{i}").choose(view_of(state, seat), legal)) for i in range(30)]
+    assert len(set(picks)) > 1

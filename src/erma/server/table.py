@@ -337,12 +337,8 @@ class Table:
         s = self.seats[seat]
         bot = self.autoplayer if autoplay or s.bot is None else s.bot
         view = view_of(self.state, seat) if bot.uses_view else None
-        action, after = await self.hub.thinker.choose(bot, view, legal)
-        if bot is self.autoplayer:
-            self.autoplayer = after
-        else:
-            s.bot = after
-        return action
+        seed = f"{self.id}:{self.match.hand_no}:{seat}:{len(self.state.actions)}"
+        return await self.hub.thinker.choose(bot, seed, view, legal)
 
     def _flush_view(self, seat: int) -> None:
         if not self.seats[seat].is_bot:
