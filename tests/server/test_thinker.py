@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import time
 
 from erma.bots import make_bot, view_of
 from erma.game import apply, legal_actions
@@ -79,3 +82,33 @@ def test_a_decision_depends_on_its_seed_only() -> None:
     assert picks == [asyncio.run(pick(f"s{i}")) for i in range(30)]
     assert picks == [str(make_bot("random", f"s{i}").choose(view_of(state, seat), legal)) for i in range(30)]
     assert len(set(picks)) > 1
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return not any(line.startswith("State:") and "Z" in line for line in f)
+    except FileNotFoundError:
+        return False
+
+
+def test_workers_exit_when_the_server_is_killed() -> None:
+    """A server killed with SIGKILL (a crash, a failover test) leaves no bot worker behind."""
+    code = (
+        "import time\n"
+        "from erma.server.thinker import Thinker\n"
+        "t = Thinker(2)\nt.start()\ntime.sleep(1.5)\n"
+        "print(*t._pool._processes, flush=True)\ntime.sleep(60)\n"
+    )
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        workers = [int(p) for p in server.stdout.readline().split()]
+        assert len(workers) == 2 and all(_alive(p) for p in workers)
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in workers)

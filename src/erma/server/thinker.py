@@ -18,7 +18,10 @@ import dataclasses
 import functools
 import logging
 import multiprocessing
+import os
 import pickle
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -74,6 +77,19 @@ def _think(name: str, seed: str, view: Packed | None, rules: bytes | None, legal
     return actions.index(make_bot(name, seed).choose(full, actions))  # type: ignore[arg-type]
 
 
+def _worker_start(parent: int) -> None:
+    """In a new worker: exit when the server process is gone (even killed with SIGKILL, which leaves a pool's
+    workers waiting on their queue forever)."""
+    import erma.bots.greedy  # noqa: F401  (imported before the first decision arrives)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="erma-parent-watch", daemon=True).start()
+
+
 def _warm() -> int:
     """In a worker: import what thinking needs before the first decision arrives."""
     import erma.bots.greedy  # noqa: F401
@@ -95,7 +111,12 @@ class Thinker:
         """Start the worker processes (a fresh interpreter each: no inherited sockets, threads or locks)."""
         if self.workers > 0 and self._pool is None:
             ctx = multiprocessing.get_context("spawn")
-            pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=ctx,
+                initializer=_worker_start,
+                initargs=(os.getpid(),),
+            )
             for _ in range(self.workers):
                 pool.submit(_warm)
             self._pool = pool
