@@ -13,6 +13,7 @@ import hashlib
 import logging
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -79,6 +80,49 @@ class SeatInfo:
         return self.bot is not None
 
 
+class Inbox:
+    """A table's mailbox of ``(seat, message)``: ``put`` never waits; ``get`` waits at most ``timeout``
+    seconds and gives None if nothing came. (``asyncio.wait_for(queue.get(), t)`` makes a task per wait and
+    raises on every timeout: a table waits several times per action.)"""
+
+    def __init__(self) -> None:
+        self._items: deque[tuple[int, Any]] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    async def put(self, item: tuple[int, Any]) -> None:
+        """Add a message (never waits; a coroutine for the callers that await it)."""
+        self.put_nowait(item)
+
+    def put_nowait(self, item: tuple[int, Any]) -> None:
+        """Add a message and wake the table."""
+        self._items.append(item)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def empty(self) -> bool:
+        """Whether no message waits."""
+        return not self._items
+
+    async def get(self, timeout: float | None) -> tuple[int, Any] | None:
+        """The next message, waiting up to ``timeout`` seconds (None: as long as it takes) for one."""
+        if not self._items:
+            loop = asyncio.get_running_loop()
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_later(timeout, _wake, waiter) if timeout is not None else None
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+                if timer is not None:
+                    timer.cancel()
+        return self._items.popleft() if self._items else None
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 class Table:
     """One match between two seats, run by :meth:`run` as one asyncio task."""
 
@@ -91,7 +135,7 @@ class Table:
         self.seats = seats
         self.match = Match(room.rules, secret or secrets.token_hex(16))
         self.state: GameState | None = None
-        self.inbox: asyncio.Queue[tuple[int, Any]] = asyncio.Queue()
+        self.inbox = Inbox()
         self.salt = ""
         self.digest = ""
         self.unit = ""
@@ -374,11 +418,10 @@ class Table:
             wake = min([t for t in [until, *holds] if t is not None], default=None)
             if until is not None and now >= until:
                 return False
-            try:
-                timeout = None if wake is None else max(0.0, wake - now)
-                seat, msg = await asyncio.wait_for(self.inbox.get(), timeout)
-            except TimeoutError:
+            got = await self.inbox.get(None if wake is None else max(0.0, wake - now))
+            if got is None:
                 continue
+            seat, msg = got
             acted = await self._handle(seat, msg)
             if acted and seat == waiting_for:
                 return True
@@ -671,11 +714,9 @@ class Table:
             if remaining <= 0:
                 self.over = True
                 return
-            try:
-                seat, msg = await asyncio.wait_for(self.inbox.get(), remaining)
-            except TimeoutError:
-                continue
-            await self._handle(seat, msg)
+            got = await self.inbox.get(remaining)
+            if got is not None:
+                await self._handle(*got)
         balances = self.balances_after or await self.hub.store.balances([s.account_id for s in self.seats])
         for s, balance in zip(self.seats, balances, strict=True):
             if not s.is_bot and balance < self.room.entry_min:
