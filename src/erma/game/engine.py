@@ -587,6 +587,19 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     always accepted by :func:`apply` and are not listed."""
     if state.phase is Phase.END or seat != state.actor:
         return []
+    memo = state.legal_memo
+    if memo is None:
+        return _legal(state, seat)
+    key = (len(state.actions), len(state.events), seat)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= 8:
+            memo.clear()
+        found = memo[key] = _legal(state, seat)
+    return list(found)
+
+
+def _legal(state: GameState, seat: int) -> list[Action]:
     me = state.seats[seat]
     ph = state.phase
     if ph is Phase.TURN:

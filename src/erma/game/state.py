@@ -192,6 +192,9 @@ class GameState:
     """温州 with ``reserve_counts_tail_draws=false``: tiles left in the tail block kept for kong draws."""
     kong_money: list[int] = field(default_factory=lambda: [0, 0])
     """温州 ``kong_money``: points each seat has received (negative: paid) for kongs this hand."""
+    legal_memo: dict[tuple[int, int, int], list[Any]] | None = field(default=None, repr=False, compare=False)
+    """Opt-in memo of :func:`~erma.game.engine.legal_actions` by (actions, events, seat): for an owner that
+    changes the state only through ``apply`` (the server's tables); None (off) for everyone else."""
 
     @property
     def wall_left(self) -> int:

@@ -302,6 +302,7 @@ class Table:
     async def _play_hand(self) -> None:
         rules = self.room.rules
         state = self.match.next_hand()
+        state.legal_memo = {}  # the table changes the state only through apply
         self.state = state
         self.salt = secrets.token_hex(16)
         self.digest = deal_digest(self.salt, state.seed)
@@ -680,6 +681,8 @@ class Table:
         if pending is not None and _hand_end_posted(seats):
             settled()
         table.entries = list(entries)
+        if state is not None:
+            state.legal_memo = {}
         table.state = state
         if state is None:
             table.resume = None
