@@ -245,3 +245,10 @@ def test_rest_api(server: Running) -> None:
     assert httpx.post(server.url + "/api/login", content=b"[").status_code == 400
     metrics = httpx.get(server.url + "/metrics").text
     assert "erma_sockets" in metrics
+    lag = {
+        line.split()[0]: float(line.split()[1])
+        for line in metrics.splitlines()
+        if line.startswith("erma_loop_lag_ms_")
+    }
+    assert lag["erma_loop_lag_ms_count"] > 0  # the loop's lag is measured from the start
+    assert lag['erma_loop_lag_ms_bucket{le="+Inf"}'] == lag["erma_loop_lag_ms_count"]

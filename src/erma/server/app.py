@@ -58,6 +58,8 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
             backend = RedisBackend(settings.redis_url, settings)
         hub = Hub(settings, rooms, st, backend)
         await hub.start()
+        if settings.gc_tuning:
+            _tune_gc()
         state["hub"] = hub
         state["store"] = st
         state["ready"] = True
@@ -103,6 +105,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         for key, value in sorted({**h.metrics, **h.thinker.counters()}.items()):
             lines += [f"# TYPE erma_{key}_total counter", f"erma_{key}_total {value}"]
         lines += h.latency.lines("erma_action_latency_ms")
+        lines += h.loop_lag.lines("erma_loop_lag_ms")
         lines.append(f"erma_uptime_seconds {time.time() - h.started:.0f}")
         return PlainTextResponse("\n".join(lines) + "\n", media_type="text/plain; version=0.0.4")
 
@@ -218,6 +221,18 @@ async def _erma_error(request: Request, exc: Exception) -> Response:
 
 def _account(account: Any) -> dict[str, Any]:
     return {"id": account.id, "name": account.name, "guest": account.is_guest}
+
+
+def _tune_gc() -> None:
+    """What is alive once the server has started (modules, the schema, the rooms…) leaves the collector's
+    scans for good, and collections run less often: a full collection walks every container a live table
+    holds (each seat's message stream), and at 200 tables it stopped the event loop for 150–250 ms every few
+    seconds. Tables hold no reference cycles of their own; reference counting frees them."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 100)
 
 
 def serve(settings: Settings) -> None:

@@ -114,6 +114,8 @@ class Settings:
     """A seat whose socket closed is played by auto-play after this grace (a refresh loses no decision)."""
     bot_pause_s: float = 0.6
     """A bot's think time as seen by a person (pace, not thinking)."""
+    gc_tuning: bool = True
+    """Freeze what is alive at start-up out of the garbage collector and collect less often (app._tune_gc)."""
     bot_workers: int = 1
     """Processes in which bots think (off the event loop and its GIL); 0: a thread of this process."""
     timeouts: bool = True

@@ -124,6 +124,9 @@ class Hub:
         self.bot_accounts: dict[str, int] = {}
         self.metrics: Counter[str] = Counter()
         self.latency = Latency()
+        self.loop_lag = Latency()
+        """How late the event loop wakes a timer (ms): every message waits this long behind other work."""
+        self._lag_task: asyncio.Task[None] | None = None
         self.thinker = Thinker(settings.bot_workers)
         """Where bots (and auto-play) think."""
         self.started = time.time()
@@ -140,12 +143,15 @@ class Hub:
         self.thinker.start()
         await self.backend.start(self)
         self._matcher = asyncio.create_task(self._match_loop())
+        self._lag_task = asyncio.create_task(self._watch_lag())
 
     async def stop(self) -> None:
         """Stop matchmaking; a distributed backend hands this process's matches over to the others; the
         remaining tables stop (their open units are refunded or settled by whoever carries on)."""
         if self._matcher:
             self._matcher.cancel()
+        if self._lag_task:
+            self._lag_task.cancel()
         await self.backend.stop()
         for table in list(self.tables.values()):
             if table.task:
@@ -329,6 +335,23 @@ class Hub:
     async def _pair(self, room: Room) -> None:
         while (pair := await self.backend.pop_pair(room.id)) is not None:
             await self._open_table(room, pair, with_bot=False)
+
+    async def _watch_lag(self, every: float = 0.05) -> None:
+        """Measure the event loop's lag (how much later than asked a short sleep ends); a lag over 100 ms is
+        logged as a warning (the players felt it)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(every)
+            lag = max(0.0, (loop.time() - start - every) * 1000)
+            self.loop_lag.observe(lag)
+            if lag > 100:
+                log.warning(
+                    "event loop lag %.0f ms (%d tables, %d sockets)",
+                    lag,
+                    len(self.tables),
+                    len(self.connections),
+                )
 
     async def _match_loop(self) -> None:
         while True:
