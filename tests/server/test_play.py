@@ -147,3 +147,39 @@ def test_ledger_is_sound_after_play(tmp_path: Path) -> None:
             await store.close()
 
     assert run_async(check()) == []
+
+
+def test_a_resync_after_two_hands_resends_every_message_as_sent(server: Running) -> None:
+    """Earlier hands' messages are kept compacted (JSON text) but come back exactly as they were sent."""
+
+    async def go() -> None:
+        c = Client(server)
+        await c.connect()
+        await c.send({"type": "queue", "room": "cuopai-novice", "opponent": "bot"})
+        m = await c.expect("match")
+        match = m["match"]
+        for hand in range(2):
+            await play_until_hand_end(c, match, m["seat"])
+            if hand == 0:
+                await c.send({"type": "next", "match": match})
+        await asyncio.sleep(0.3)
+        while True:  # drain what is already there
+            try:
+                await c.recv(0.3)
+            except TimeoutError:
+                break
+        live = {x["v"]: x for x in c.seen if x.get("match") == match and "v" in x and x["type"] != "snapshot"}
+        hand_starts = [v for v, x in live.items() if x["type"] == "hand_start"]
+        assert len(hand_starts) == 2
+        await c.send({"type": "resync", "match": match, "version": -1})
+        again: dict[int, dict] = {}
+        while True:
+            msg = await c.recv()
+            if msg["type"] == "snapshot":
+                break
+            again[msg["v"]] = msg
+        assert again == live and len(again) == max(live) + 1
+        await c.send({"type": "leave", "match": match})
+        await c.close()
+
+    run_async(go())

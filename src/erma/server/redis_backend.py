@@ -40,7 +40,7 @@ from redis.exceptions import RedisError
 from erma.server import protocol as P
 from erma.server.backend import Backend, Fenced, match_log
 from erma.server.config import Settings
-from erma.server.table import Table, disconnected, reconnected
+from erma.server.table import Table, disconnected, logged, reconnected
 
 if TYPE_CHECKING:
     from erma.server.hub import Connection, Hub
@@ -505,7 +505,7 @@ class RedisBackend(Backend):
         for i, e in enumerate(t.entries[:n_log]):
             _in_pipe(pipe, self._xadd, [epoch_key, streams[0]], [t.epoch, f"{i + 1}-0", _dumps(e)])
         for seat, s in enumerate(t.seats):
-            for m in s.log[: n_seat[seat]]:
+            for m in map(logged, s.log[: n_seat[seat]]):
                 args = [t.epoch, f"{m['v'] + 1}-0", _dumps(m)]
                 _in_pipe(pipe, self._xadd, [epoch_key, streams[1 + seat]], args)
         pipe.set(self.mk(t.id, "meta"), _dumps(t.meta()))
@@ -521,7 +521,7 @@ class RedisBackend(Backend):
         for i in range(n_log, len(t.entries)):  # logged while this ran
             self._queue("xadd", t, (streams[0], f"{i + 1}-0", _dumps(t.entries[i])))
         for seat, s in enumerate(t.seats):
-            for m in s.log[n_seat[seat] :]:
+            for m in map(logged, s.log[n_seat[seat] :]):
                 self._queue("xadd", t, (streams[1 + seat], f"{m['v'] + 1}-0", _dumps(m)))
         self.hub.metrics["reseeds"] += 1
         match_log("reseed", t.id, pid=self.pid, epoch=t.epoch, entries=len(t.entries))

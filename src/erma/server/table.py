@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -64,7 +65,7 @@ class SeatInfo:
     timeouts: int = 0
     last_seq: int = -1
     acked: dict[int, dict[str, Any]] = field(default_factory=dict)
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[dict[str, Any] | str] = field(default_factory=list)
     held: list[dict[str, Any]] = field(default_factory=list)
     hold_until: float = 0.0
     hold_from: int = 0
@@ -75,9 +76,22 @@ class SeatInfo:
     """When the seat's socket closed (None while connected or after it came back)."""
     left: bool = False
 
+    compacted: int = 0
+    """``log[:compacted]`` (the hands before the current one) is JSON text, see :meth:`compact_log`."""
+
     @property
     def is_bot(self) -> bool:
         return self.bot is not None
+
+    def compact_log(self) -> None:
+        """Keep the messages logged so far as JSON text: one string instead of a score of dicts and lists per
+        view, none of which the garbage collector then walks. (A table keeps every message of the match for
+        reconnections; only the current hand is read as objects.)"""
+        for i in range(self.compacted, len(self.log)):
+            m = self.log[i]
+            if not isinstance(m, str):
+                self.log[i] = json.dumps(m, ensure_ascii=False, separators=(",", ":"))
+        self.compacted = len(self.log)
 
 
 class Inbox:
@@ -243,7 +257,7 @@ class Table:
         s.hold_until = 0.0
         s.held = []
         for m in s.log[since + 1 :]:
-            self._send(s.conn, m)
+            self._send(s.conn, logged(m))
         if self.state is not None:
             self._send(
                 s.conn, {"type": "snapshot", "match": self.id, "v": len(s.log) - 1, "view": self._view(seat)}
@@ -321,6 +335,7 @@ class Table:
         for seat, s in enumerate(self.seats):
             s.sent_events = 0
             s.confirmed = False
+            s.compact_log()
             if not s.is_bot:
                 self.post(
                     seat,
@@ -726,11 +741,16 @@ class Table:
                 self.over = True
 
 
+def logged(message: dict[str, Any] | str) -> dict[str, Any]:
+    """A message of a seat's stream as a dict (compacted ones are JSON text)."""
+    return json.loads(message) if isinstance(message, str) else message
+
+
 def _hand_end_posted(seats: list[SeatInfo]) -> bool:
     """Whether the current hand's hand_end is in the (first person's) stream."""
     for s in seats:
         if not s.is_bot:
-            for m in reversed(s.log):
+            for m in map(logged, reversed(s.log)):
                 if m["type"] == "hand_end":
                     return True
                 if m["type"] == "hand_start":
@@ -739,9 +759,9 @@ def _hand_end_posted(seats: list[SeatInfo]) -> bool:
     return False
 
 
-def _events_sent(log: list[dict[str, Any]]) -> int:
+def _events_sent(log: list[dict[str, Any] | str]) -> int:
     """How many of the current hand's engine events a seat's stream already holds."""
-    for m in reversed(log):
+    for m in map(logged, reversed(log)):
         if m["type"] == "event":
             return int(m["event"]["v"]) + 1
         if m["type"] == "hand_start":
