@@ -12,7 +12,10 @@ Three sorts of detector:
 A fan detector may declare the facts it ``needs`` (``F_*`` bits of :mod:`erma.scoring.readings`, such as
 ``F_PUNG | F_HONORS``): the pipeline then skips it on readings where one of them does not hold, which
 saves the call. The bits must be necessary conditions (a detector that would find a hit without them is
-wrong); leaving ``needs`` out is always correct.
+wrong); leaving ``needs`` out is always correct. When they are also sufficient — the detector then finds
+exactly one instance, the whole hand or the winning tile, as most tile make-up and situation fans do — it
+may say so with ``exact="hand"`` or ``exact="win"``, and the pipeline writes that hit itself instead of
+asking it (tests/scoring/test_exact.py holds every such detector to its word).
 
 A hit names the sets or tiles that make one instance: a tuple of tile tuples, e.g. ``((0, 1, 2), (0, 1, 2))``
 for 一般高 123m123m.
@@ -129,17 +132,25 @@ class FanSpec:
     """Applies only when no other fan that counts for the minimum does (无番和)."""
     needs: int = 0
     """Facts (``F_*`` bits of :mod:`erma.scoring.readings`) without which the detector finds nothing."""
+    exact: str = ""
+    """``"hand"`` / ``"win"``: with its needs met (on a shape it reads) the detector finds exactly one
+    instance, the whole hand / the winning tile, and nothing otherwise; "" = ask it."""
 
 
 REGISTRY: dict[str, FanSpec] = {}
 """Every known fan id → its detector."""
 
 
-def fan(fan_id: str, shapes: frozenset[str] = ALL_SHAPES, needs: int = 0) -> Callable[[Detector], Detector]:
-    """Register a fan detector (``needs``: the ``F_*`` facts it cannot do without, see above)."""
+def fan(
+    fan_id: str, shapes: frozenset[str] = ALL_SHAPES, needs: int = 0, exact: str = ""
+) -> Callable[[Detector], Detector]:
+    """Register a fan detector (``needs``: the ``F_*`` facts it cannot do without; ``exact``: they
+    decide it, see above)."""
+    if exact not in ("", "hand", "win"):
+        raise ValueError(f"fan {fan_id!r}: exact is 'hand', 'win' or '', not {exact!r}")
 
     def deco(fn: Detector) -> Detector:
-        REGISTRY[fan_id] = FanSpec(fan_id, shapes, detect=fn, needs=needs)
+        REGISTRY[fan_id] = FanSpec(fan_id, shapes, detect=fn, needs=needs, exact=exact)
         return fn
 
     return deco
@@ -187,7 +198,7 @@ def _suit(t: Tile) -> int:
 # ------------------------------------------------------------------------------ special shapes
 
 
-@fan("thirteen_orphans", frozenset({THIRTEEN_ORPHANS}))
+@fan("thirteen_orphans", frozenset({THIRTEEN_ORPHANS}), exact="hand")
 def thirteen_orphans(v: HandView) -> list[Hit]:
     """十三幺 Thirteen Orphans: the 13 terminals and honours and one duplicate."""
     return [(v.facts.tiles,)]
@@ -199,7 +210,7 @@ def greater_honors_and_knitted_tiles(v: HandView) -> list[Hit]:
     return [(v.facts.tiles,)] if sum(1 for t in v.facts.kinds if t < 27) == 7 else _NONE
 
 
-@fan("lesser_honors_and_knitted_tiles", frozenset({HONORS_KNITTED}))
+@fan("lesser_honors_and_knitted_tiles", frozenset({HONORS_KNITTED}), exact="hand")
 def lesser_honors_and_knitted_tiles(v: HandView) -> list[Hit]:
     """全不靠 Lesser Honors and Knitted Tiles: 14 singles of a knitted sequence and honours."""
     return [(v.facts.tiles,)]
@@ -214,7 +225,7 @@ def knitted_straight(v: HandView) -> list[Hit]:
     return [(suited,)] if len(suited) == 9 else _NONE
 
 
-@fan("seven_pairs", frozenset({SEVEN_PAIRS}))
+@fan("seven_pairs", frozenset({SEVEN_PAIRS}), exact="hand")
 def seven_pairs(v: HandView) -> list[Hit]:
     """七对 Seven Pairs (a four of a kind gives two pairs)."""
     return [(v.facts.tiles,)]
@@ -247,13 +258,13 @@ def nine_gates(v: HandView) -> list[Hit]:
 # ----------------------------------------------------------------------------- tile make-up
 
 
-@fan("all_green", TILE_SHAPES, needs=F_GREEN_ONLY)
+@fan("all_green", TILE_SHAPES, needs=F_GREEN_ONLY, exact="hand")
 def all_green(v: HandView) -> list[Hit]:
     """绿一色 All Green: only 23468s and 发."""
     return [(v.facts.tiles,)] if all(t in GREEN_SET for t in v.facts.kinds) else _NONE
 
 
-@fan("all_terminals", TILE_SHAPES, needs=F_TERMINALS_ONLY)
+@fan("all_terminals", TILE_SHAPES, needs=F_TERMINALS_ONLY, exact="hand")
 def all_terminals(v: HandView) -> list[Hit]:
     """清幺九 All Terminals: only 1s and 9s."""
     return [(v.facts.tiles,)] if v.features & F_TERMINALS_ONLY else _NONE
@@ -265,49 +276,49 @@ def all_honors(v: HandView) -> list[Hit]:
     return [(v.facts.tiles,)] if not v.features & _F_ANY_SUIT else _NONE
 
 
-@fan("all_terminals_and_honors", TILE_SHAPES, needs=F_OUTSIDE_ONLY)
+@fan("all_terminals_and_honors", TILE_SHAPES, needs=F_OUTSIDE_ONLY, exact="hand")
 def all_terminals_and_honors(v: HandView) -> list[Hit]:
     """混幺九 All Terminals and Honors: only terminals and honours."""
     return [(v.facts.tiles,)] if v.features & F_OUTSIDE_ONLY else _NONE
 
 
-@fan("all_simples", TILE_SHAPES, needs=F_SIMPLES_ONLY)
+@fan("all_simples", TILE_SHAPES, needs=F_SIMPLES_ONLY, exact="hand")
 def all_simples(v: HandView) -> list[Hit]:
     """断幺 All Simples: no terminal or honour."""
     return [(v.facts.tiles,)] if v.features & F_SIMPLES_ONLY else _NONE
 
 
-@fan("reversible_tiles", TILE_SHAPES, needs=F_REVERSIBLE_ONLY)
+@fan("reversible_tiles", TILE_SHAPES, needs=F_REVERSIBLE_ONLY, exact="hand")
 def reversible_tiles(v: HandView) -> list[Hit]:
     """推不倒 Reversible Tiles: only 1234589p, 245689s and 白."""
     return [(v.facts.tiles,)] if all(t in REVERSIBLE for t in v.facts.kinds) else _NONE
 
 
-@fan("full_flush", TILE_SHAPES, needs=F_ONE_SUIT | F_NO_HONORS)
+@fan("full_flush", TILE_SHAPES, needs=F_ONE_SUIT | F_NO_HONORS, exact="hand")
 def full_flush(v: HandView) -> list[Hit]:
     """清一色 Full Flush: one suit, no honours."""
     return [(v.facts.tiles,)] if v.features & _F_FULL_FLUSH == _F_FULL_FLUSH else _NONE
 
 
-@fan("half_flush", TILE_SHAPES, needs=F_ONE_SUIT | F_HONORS)
+@fan("half_flush", TILE_SHAPES, needs=F_ONE_SUIT | F_HONORS, exact="hand")
 def half_flush(v: HandView) -> list[Hit]:
     """混一色 Half Flush: one suit and honours."""
     return [(v.facts.tiles,)] if v.features & _F_HALF_FLUSH == _F_HALF_FLUSH else _NONE
 
 
-@fan("one_voided_suit", TILE_SHAPES, needs=F_TWO_SUITS)
+@fan("one_voided_suit", TILE_SHAPES, needs=F_TWO_SUITS, exact="hand")
 def one_voided_suit(v: HandView) -> list[Hit]:
     """缺一门 One Voided Suit: exactly one suit absent."""
     return [(v.facts.tiles,)] if v.features & F_TWO_SUITS else _NONE
 
 
-@fan("no_honors", TILE_SHAPES, needs=F_NO_HONORS)
+@fan("no_honors", TILE_SHAPES, needs=F_NO_HONORS, exact="hand")
 def no_honors(v: HandView) -> list[Hit]:
     """无字 No Honors."""
     return [(v.facts.tiles,)] if v.features & F_NO_HONORS else _NONE
 
 
-@fan("all_types", TILE_SHAPES, needs=F_THREE_SUITS | F_WINDS_DRAGONS)
+@fan("all_types", TILE_SHAPES, needs=F_THREE_SUITS | F_WINDS_DRAGONS, exact="hand")
 def all_types(v: HandView) -> list[Hit]:
     """五门齐 All Types: three suits, a wind and a dragon."""
     return [(v.facts.tiles,)] if v.features & _F_ALL_TYPES == _F_ALL_TYPES else _NONE
@@ -322,10 +333,16 @@ def _range_fan(lo: int, hi: int) -> Detector:
 
 
 fan("upper_tiles", TILE_SHAPES, F_NO_HONORS | F_RANKS_6_9)(_range_fan(7, 9))  # 全大 Upper Tiles: only 7 8 9
-fan("middle_tiles", TILE_SHAPES, F_NO_HONORS | F_RANKS_4_6)(_range_fan(4, 6))  # 全中 Middle Tiles: only 4 5 6
+fan("middle_tiles", TILE_SHAPES, F_NO_HONORS | F_RANKS_4_6, "hand")(
+    _range_fan(4, 6)
+)  # 全中 Middle Tiles: only 4 5 6
 fan("lower_tiles", TILE_SHAPES, F_NO_HONORS | F_RANKS_1_4)(_range_fan(1, 3))  # 全小 Lower Tiles: only 1 2 3
-fan("upper_four", TILE_SHAPES, F_NO_HONORS | F_RANKS_6_9)(_range_fan(6, 9))  # 大于五 Upper Four: only 6–9
-fan("lower_four", TILE_SHAPES, F_NO_HONORS | F_RANKS_1_4)(_range_fan(1, 4))  # 小于五 Lower Four: only 1–4
+fan("upper_four", TILE_SHAPES, F_NO_HONORS | F_RANKS_6_9, "hand")(
+    _range_fan(6, 9)
+)  # 大于五 Upper Four: only 6–9
+fan("lower_four", TILE_SHAPES, F_NO_HONORS | F_RANKS_1_4, "hand")(
+    _range_fan(1, 4)
+)  # 小于五 Lower Four: only 1–4
 
 
 @fan("tile_hog", TILE_SHAPES, needs=F_FOUR_COPIES)
@@ -509,19 +526,19 @@ fan("three_kongs", SET_SHAPES, F_KONG)(_kongs(0, 0, 3))  # 三杠 Three Kongs
 fan("four_kongs", SET_SHAPES, F_KONG)(_kongs(0, 0, 4))  # 四杠 Four Kongs
 
 
-@fan("concealed_hand", SET_SHAPES, needs=F_CONCEALED | F_DISCARD)
+@fan("concealed_hand", SET_SHAPES, needs=F_CONCEALED | F_DISCARD, exact="hand")
 def concealed_hand(v: HandView) -> list[Hit]:
     """门前清 Concealed Hand: no claimed set, won on a discard."""
     return [(v.facts.tiles,)] if v.facts.melded_sets == 0 and not v.facts.self_drawn else _NONE
 
 
-@fan("fully_concealed_hand", SET_SHAPES, needs=F_CONCEALED | F_SELF_DRAWN)
+@fan("fully_concealed_hand", SET_SHAPES, needs=F_CONCEALED | F_SELF_DRAWN, exact="hand")
 def fully_concealed_hand(v: HandView) -> list[Hit]:
     """不求人 Fully Concealed Hand: no claimed set, self-drawn."""
     return [(v.facts.tiles,)] if v.facts.melded_sets == 0 and v.facts.self_drawn else _NONE
 
 
-@fan("melded_hand", frozenset({REGULAR}), needs=F_ALL_MELDED | F_DISCARD)
+@fan("melded_hand", frozenset({REGULAR}), needs=F_ALL_MELDED | F_DISCARD, exact="hand")
 def melded_hand(v: HandView) -> list[Hit]:
     """全求人 Melded Hand: four claimed sets, won on a discard (onto the pair)."""
     return [(v.facts.tiles,)] if v.facts.melded_sets == 4 and not v.facts.self_drawn else _NONE
@@ -550,25 +567,25 @@ fan("single_wait", SET_SHAPES, F_WAIT_SPOT | F_WAIT_SINGLE)(_wait(3))  # 单钓�
 # ------------------------------------------------------------------------------ the situation
 
 
-@fan("self_drawn", needs=F_SELF_DRAWN)
+@fan("self_drawn", needs=F_SELF_DRAWN, exact="win")
 def self_drawn(v: HandView) -> list[Hit]:
     """自摸 Self-Drawn."""
     return [((v.facts.win_tile,),)] if v.facts.self_drawn else _NONE
 
 
-@fan("last_tile", needs=F_LAST_TILE)
+@fan("last_tile", needs=F_LAST_TILE, exact="win")
 def last_tile(v: HandView) -> list[Hit]:
     """和绝张 Last Tile: the winning tile is the last copy."""
     return [((v.facts.win_tile,),)] if v.facts.last_tile else _NONE
 
 
-@fan("last_tile_draw", needs=F_WALL_LAST | F_SELF_DRAWN)
+@fan("last_tile_draw", needs=F_WALL_LAST | F_SELF_DRAWN, exact="win")
 def last_tile_draw(v: HandView) -> list[Hit]:
     """妙手回春 Last Tile Draw: self-drawn on the last wall tile."""
     return [((v.facts.win_tile,),)] if v.facts.wall_last and v.facts.self_drawn else _NONE
 
 
-@fan("last_tile_claim", needs=F_WALL_LAST | F_DISCARD)
+@fan("last_tile_claim", needs=F_WALL_LAST | F_DISCARD, exact="win")
 def last_tile_claim(v: HandView) -> list[Hit]:
     """海底捞月 Last Tile Claim: won on the last discard."""
     return [((v.facts.win_tile,),)] if v.facts.wall_last and not v.facts.self_drawn else _NONE

@@ -34,6 +34,9 @@ from erma.scoring.table import FanRow, FanTable, load_table
 
 Fans = dict[str, Sequence[Hit]]
 """Fan id → its instances (hits), for one reading (a list or a tuple, never changed in place)."""
+Selection = tuple[tuple[tuple[str, Detector], ...], tuple[str, ...], tuple[str, ...]]
+"""For a reading's facts: (the detectors to ask, the ids whose one hit is the whole hand, the ids whose one
+hit is the winning tile) — the table's detectors of its shape whose needs the facts meet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +59,9 @@ class Plan:
     """Priority (table position) by id."""
     needs: dict[str, int] = field(default_factory=dict)
     """Facts each fan detector needs (``FanSpec.needs``), by id."""
-    selected: dict[int, tuple[tuple[str, Detector], ...]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    exact: dict[str, str] = field(default_factory=dict)
+    """``FanSpec.exact`` by id ("hand" / "win": the needs decide the fan and its one hit)."""
+    selected: dict[int, Selection] = field(default_factory=dict, compare=False, repr=False)
     """Memo: a reading's facts (its shape bit among them) → the detectors of its shape that they let run."""
     group_memo: dict[object, tuple[tuple[str, tuple[Hit, ...]], ...]] = field(
         default_factory=dict, compare=False, repr=False
@@ -110,6 +113,7 @@ def plan_for(table: str) -> Plan:
         rows={r.id: r for r in t.rows},
         order={r.id: i for i, r in enumerate(t.rows)},
         needs={r.id: REGISTRY[r.id].needs for r in t.rows},
+        exact={r.id: REGISTRY[r.id].exact for r in t.rows},
         has_limits=any(r.limit for r in t.rows),
         value={r.id: r.value for r in t.rows},
         per_instance=frozenset(r.id for r in t.rows if r.per_instance),
@@ -134,16 +138,20 @@ def plan_for(table: str) -> Plan:
     )
 
 
-def _selected(plan: Plan, shape: str, features: int) -> tuple[tuple[str, Detector], ...]:
-    """The detectors of ``plan.by_shape[shape]`` whose needs the reading's facts meet (memoised)."""
+def _selected(plan: Plan, shape: str, features: int) -> Selection:
+    """The :data:`Selection` of a reading's facts (memoised)."""
     memo = plan.selected
     found = memo.get(features)
     if found is None:
         if len(memo) > 1 << 16:  # a bound, far above what hands produce
             memo.clear()
         needs = plan.needs
-        found = memo[features] = tuple(
-            (i, fn) for i, fn in plan.by_shape[shape] if not needs.get(i, 0) & ~features
+        exact = plan.exact
+        met = [(i, fn) for i, fn in plan.by_shape[shape] if not needs.get(i, 0) & ~features]
+        found = memo[features] = (
+            tuple((i, fn) for i, fn in met if not exact.get(i)),
+            tuple(i for i, _ in met if exact.get(i) == "hand"),
+            tuple(i for i, _ in met if exact.get(i) == "win"),
         )
     return found
 
@@ -152,16 +160,27 @@ def detect(view: HandView, plan: Plan) -> Fans:
     """Step 2: every fan of the table that applies to this reading, before exclusions.
 
     Detectors whose declared needs (``FanSpec.needs``) the reading lacks are not asked: they find nothing.
+    Those whose needs decide them (``FanSpec.exact``) are not asked either: their one hit is written here
+    (one tuple, shared by those fans: fans are never changed in place).
     """
     fans: Fans = {}
     features = view.features  # the shape's bit among them
     chosen = plan.selected.get(features)
     if chosen is None:
         chosen = _selected(plan, view.shape, features)
-    for fan_id, fn in chosen:
+    ask, whole, win = chosen
+    for fan_id, fn in ask:
         hits = fn(view)
         if hits:
             fans[fan_id] = hits
+    if whole:
+        hit: Sequence[Hit] = ((view.facts.tiles,),)
+        for fan_id in whole:
+            fans[fan_id] = hit
+    if win:
+        hit = (((view.facts.win_tile,),),)
+        for fan_id in win:
+            fans[fan_id] = hit
     if features & F_SHAPE_REGULAR:
         chows = view.chows
         if len(chows) >= 2:

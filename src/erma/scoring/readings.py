@@ -328,12 +328,10 @@ class HandFacts:
         """独听 of the standing tiles (regular and seven-pairs waits, copy limit ignored)."""
         if self._unique_wait is None:
             win = self.win_tile
-            if not self.declared and self.mask.bit_count() <= 8:  # else no seven-pairs wait
-                sp = self.standing
-                sp[win] -= 1
-                self._unique_wait = unique_wait_key(self.key - INC[win], sp)
-            else:
-                self._unique_wait = regular_wait_count(self.key - INC[win]) == 1
+            # 13 standing tiles may also wait for seven pairs (not with more than 8 kinds in the hand)
+            self._unique_wait = unique_wait_key(
+                self.key - INC[win], not self.declared and self.mask.bit_count() <= 8
+            )
         return self._unique_wait
 
 

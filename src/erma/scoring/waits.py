@@ -215,17 +215,27 @@ def is_unique_wait(standing: Sequence[int], win_tile: Tile, *, seven_pairs: bool
     """
     c = list(standing)
     c[win_tile] -= 1
-    return unique_wait_key(pack_counts(c), c if seven_pairs else None)
-
-
-def unique_wait_key(key: int, seven_pairs_counts: Sequence[int] | None = None) -> bool:
-    """:func:`is_unique_wait` on the packed key of the standing tiles less the winning tile; pass their
-    counts as ``seven_pairs_counts`` to add the seven-pairs wait."""
-    waits = regular_waits_key(key, 1)
+    waits = regular_waits_key(pack_counts(c), 1)
     if len(waits) > 1:
         return False
-    if seven_pairs_counts is not None:
-        w = seven_pairs_wait(seven_pairs_counts)
+    if seven_pairs:
+        w = seven_pairs_wait(c)
         if w is not None and w not in waits:
             return not waits
     return len(waits) == 1
+
+
+_LOW_BITS = sum(1 << (4 * t) for t in range(NUM_KINDS))
+"""The low bit of every kind's count in a packed key: its odd kinds."""
+
+
+def unique_wait_key(key: int, seven_pairs: bool = False) -> bool:
+    """:func:`is_unique_wait` on the packed key of 13 standing tiles (the winning tile taken out)."""
+    n = regular_wait_count(key)
+    if n > 1:
+        return False
+    if seven_pairs:
+        odd = key & _LOW_BITS
+        if odd.bit_count() == 1:  # 13 tiles, one odd kind: six pairs, waiting on the odd one's second
+            return not n or regular_waits_key(key, 1)[0] == (odd.bit_length() - 1) >> 2
+    return n == 1
