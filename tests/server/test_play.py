@@ -138,6 +138,7 @@ def test_ledger_is_sound_after_play(tmp_path: Path) -> None:
     assert summary["tables_started"] == 4 and summary["hands_completed"] >= 4
     assert summary["errors"] == 0 and summary["matches_lost"] == 0
     assert summary["latency_ms"]["p99"] > 0
+    assert summary["client_lag_ms"]["max"] >= summary["client_lag_ms"]["p99"] >= 0
 
     async def check() -> list[str]:
         store = await Store.open(None, tmp_path)
