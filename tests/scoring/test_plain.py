@@ -111,3 +111,21 @@ def test_mutated_records_read_the_same_or_go_the_checked_way(seed: int) -> None:
             _same(got, want)
         if want is None:
             assert "error" in score_record(rec)
+
+
+@pytest.mark.parametrize(
+    ("packs", "hand", "win"),
+    [
+        ([], "11111m23456789p9s", "9s"),  # five standing
+        ([], "1111111111111m", "1m"),  # fourteen of a kind
+        ([["GANG", "1m", 1], ["GANG", "1m", 2], ["GANG", "1m", 3]], "1111m", "1m"),  # 17: would wrap 4 bits
+        ([["PENG", "5p", 1], ["PENG", "5p", 2]], "123456789m", "9m"),  # two pungs of a kind
+        ([["GANG", "5p", 0]], "55p123456789m", "9m"),  # kong and standing
+        ([["CHI", "2s", 1], ["CHI", "2s", 2], ["CHI", "2s", 3]], "1112s55m", "5m"),  # chows and standing
+        ([["CHI", "2s", 1], ["CHI", "2s", 2], ["CHI", "2s", 3], ["PENG", "1s", 1]], "1s", "1s"),
+    ],
+)
+def test_too_many_copies_go_the_checked_way(packs: list[list[Any]], hand: str, win: str) -> None:
+    rec = {"packs": packs, "hand": hand, "win_tile": win}
+    assert plain_facts(rec) is None
+    assert score_record(rec)["error"] == "invalid_input"
