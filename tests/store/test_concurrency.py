@@ -17,7 +17,7 @@ from erma.store.schema import transactions
 from tests.store.conftest import opened
 
 #: Random units per backend in the conservation test (about 15–30 s each on a 2-core machine).
-UNITS = int(os.environ.get("ERMA_STORE_UNITS", "1000"))
+UNITS = int(os.environ.get("ERMA_STORE_UNITS", "3000"))
 
 
 def unit() -> str:
