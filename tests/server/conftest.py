@@ -109,6 +109,15 @@ class Client:
             if msg["type"] in types:
                 return msg
 
+    async def drain(self, quiet: float = 0.3) -> None:
+        """Receive what is already on its way, until nothing comes for ``quiet`` seconds."""
+        await asyncio.sleep(quiet)
+        while True:
+            try:
+                await self.recv(quiet)
+            except TimeoutError:
+                return
+
     async def act(self, match: str, action: str, seq: int | None = None) -> None:
         if seq is None:
             self.seq += 1

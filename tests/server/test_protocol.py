@@ -167,12 +167,7 @@ def test_reconnection_restores_the_exact_view(server: Running) -> None:
             if view["actor"] == seat and view["legal"] and view["decision"] not in acted:
                 acted.add(view["decision"])
                 await c.act(match, choose(view))
-        await asyncio.sleep(0.3)
-        while True:  # drain what is already there
-            try:
-                await c.recv(0.3)
-            except TimeoutError:
-                break
+        await c.drain()
         last = [x for x in c.seen if x.get("type") in ("view", "snapshot")][-1]
         seen_version = c.versions[match]
         await c.ws.close()
