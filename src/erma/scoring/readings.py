@@ -625,15 +625,13 @@ _SuitInfo = tuple[
 facts its kinds allow (combined with &), the facts it makes hold (combined with |), its readings as sets
 without and with the pair)."""
 _SuitInfos = tuple[_SuitInfo, _SuitInfo, _SuitInfo, _SuitInfo]
-_SUIT_INFO: dict[int, _SuitInfo] = {}
-"""Memo: a group's slice of a packed count key (4 bits a kind), shifted left 2, or its group index → info."""
+_SUIT_INFO: tuple[dict[int, _SuitInfo], ...] = ({}, {}, {}, {})
+"""Memo, one per group (the three suits, the honours): the group's slice of a packed count key → info."""
 _GROUP_LEN: Final = (9, 9, 9, 7)
 
 
-def _suit_info(mk: int) -> _SuitInfo:
-    """The :data:`_SuitInfo` of memo key ``mk`` (group slice << 2 | group index), computed and stored."""
-    gi = mk & 3
-    k = mk >> 2
+def _suit_info(k: int, gi: int) -> _SuitInfo:
+    """The :data:`_SuitInfo` of slice ``k`` of group ``gi``, computed and stored."""
     base = 9 * gi
     counts = tuple([(k >> (4 * i)) & 15 for i in range(_GROUP_LEN[gi])])
     tiles = tuple([base + i for i, n in enumerate(counts) for _ in range(n)])
@@ -644,23 +642,24 @@ def _suit_info(mk: int) -> _SuitInfo:
     some = (_HONOR_ANY[bits] if gi == 3 else 0) | (F_FOUR_COPIES if high >= 4 else 0)
     parts = _group_parts(k, base)
     got = (counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some, parts)
-    if len(_SUIT_INFO) > 1 << 17:  # a bound far above what hands produce
-        _SUIT_INFO.clear()
-    _SUIT_INFO[mk] = got
+    memo = _SUIT_INFO[gi]
+    if len(memo) > 1 << 16:  # a bound far above what hands produce
+        memo.clear()
+    memo[k] = got
     return got
 
 
 def _suit_infos(key: int) -> _SuitInfos:
     """The per-suit infos of a packed key (memoised)."""
-    info = _SUIT_INFO
+    i0, i1, i2, i3 = _SUIT_INFO
     k = key & SUIT_MASK
-    m0 = info.get(k << 2) or _suit_info(k << 2)
+    m0 = i0.get(k) or _suit_info(k, 0)
     k = (key >> 36) & SUIT_MASK
-    m1 = info.get(k << 2 | 1) or _suit_info(k << 2 | 1)
+    m1 = i1.get(k) or _suit_info(k, 1)
     k = (key >> 72) & SUIT_MASK
-    m2 = info.get(k << 2 | 2) or _suit_info(k << 2 | 2)
+    m2 = i2.get(k) or _suit_info(k, 2)
     k = key >> 108
-    m3 = info.get(k << 2 | 3) or _suit_info(k << 2 | 3)
+    m3 = i3.get(k) or _suit_info(k, 3)
     return m0, m1, m2, m3
 
 
@@ -719,15 +718,15 @@ def build_facts(
             melded_sets += 1
         if g.kind == KONG:
             has_kong = True
-    info = _SUIT_INFO
+    i0, i1, i2, i3 = _SUIT_INFO
     k = full & SUIT_MASK
-    m0 = info.get(k << 2) or _suit_info(k << 2)
+    m0 = i0.get(k) or _suit_info(k, 0)
     k = (full >> 36) & SUIT_MASK
-    m1 = info.get(k << 2 | 1) or _suit_info(k << 2 | 1)
+    m1 = i1.get(k) or _suit_info(k, 1)
     k = (full >> 72) & SUIT_MASK
-    m2 = info.get(k << 2 | 2) or _suit_info(k << 2 | 2)
+    m2 = i2.get(k) or _suit_info(k, 2)
     k = full >> 108
-    m3 = info.get(k << 2 | 3) or _suit_info(k << 2 | 3)
+    m3 = i3.get(k) or _suit_info(k, 3)
     s0 = m0[3]
     s1 = m1[3]
     s2 = m2[3]
