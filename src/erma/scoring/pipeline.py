@@ -269,7 +269,14 @@ def total(fans: Fans, plan: Plan) -> int:
 
 def score_view(view: HandView, plan: Plan) -> tuple[Fans, int]:
     """Steps 2–4 for one reading: its fans after exclusions (and the fallback), in table order, and its
-    total.
+    total."""
+    fans, kept, pts = _score(view, plan)
+    return dict(zip(kept, map(fans.__getitem__, kept), strict=True)), pts
+
+
+def _score(view: HandView, plan: Plan) -> tuple[Fans, tuple[str, ...], int]:
+    """:func:`score_view` as (the fans, the ids of those kept in table order, the total): the fans dict may
+    hold more than those kept (score_record reads it through the ids and builds no other dict).
 
     What steps 3 and 4 make of a reading depends, but for partial exclusions (``count``, ``own``), only on
     which fans it has: that outcome is memoised by the detected fan ids (:func:`_outcome`), and the
@@ -285,12 +292,11 @@ def score_view(view: HandView, plan: Plan) -> tuple[Fans, int]:
         if fallbacks:
             for fan_id, fn in fallbacks:
                 fans[fan_id] = fn(view)
-        fans = dict(zip(kept, map(fans.__getitem__, kept), strict=True))
         if each:
             value = plan.value
             for k in each:
                 pts += value[k] * (len(fans[k]) - 1)
-        return fans, pts
+        return fans, kept, pts
     if not plan.excluders.isdisjoint(fans):
         fans = exclude(fans, plan)
     limits = plan.limits
@@ -299,8 +305,7 @@ def score_view(view: HandView, plan: Plan) -> tuple[Fans, int]:
     if fans.keys() <= plan.no_min:
         for fan_id, fn in plan.fallbacks:
             fans[fan_id] = fn(view)
-    fans = {k: fans[k] for k in sorted(fans, key=plan.order.__getitem__)}
-    return fans, total(fans, plan)
+    return fans, tuple(sorted(fans, key=plan.order.__getitem__)), total(fans, plan)
 
 
 _UNSEEN: Any = object()
@@ -432,24 +437,32 @@ def _text_of(hit: Hit, whole: tuple[int, ...], view: HandView) -> str:
 
 def best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, int] | None:
     """Step 5: the reading with the highest total, with the table's tie-breaks (就高不就低)."""
-    chosen: tuple[HandView, Fans, int] | None = None
-    top = -1
-    yielding = False
-    prefer = plan.table.prefer
+    found = _best(views, plan)
+    if found is None:
+        return None
+    view, fans, kept, pts = found
+    return view, dict(zip(kept, map(fans.__getitem__, kept), strict=True)), pts
+
+
+def _best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, tuple[str, ...], int] | None:
+    """:func:`best` with the fans as :func:`_score` gives them."""
     if plan.table.shapes is not None:
         views = [v for v in views if v.shape in plan.table.shapes]
     if len(views) == 1:  # most hands: one reading, nothing to compare
         v = views[0]
-        fans, pts = score_view(v, plan)
-        return v, fans, pts
+        return v, *_score(v, plan)
+    chosen: tuple[HandView, Fans, tuple[str, ...], int] | None = None
+    top = -1
+    yielding = False
+    prefer = plan.table.prefer
     for i, v in enumerate(views):
-        fans, pts = score_view(v, plan)
-        if pts > top or (pts == top and (yielding or any(k in fans for k in prefer))):
-            chosen = (v, fans, pts)
+        fans, kept, pts = _score(v, plan)
+        if pts > top or (pts == top and (yielding or not prefer.isdisjoint(kept))):
+            chosen = (v, fans, kept, pts)
         if pts > top:
             top = pts
         if i == 0 and v.shape != REGULAR:
-            yielding = any(k in fans for k in plan.table.yield_to_later)
+            yielding = not plan.table.yield_to_later.isdisjoint(kept)
     return chosen
 
 
@@ -457,29 +470,29 @@ def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
     """Score a win context with a table; None if the hand does not win."""
     plan = plan_for(table)
     _, views = readings(ctx)
-    found = best(views, plan)
+    found = _best(views, plan)
     if found is None:
         return None
-    view, fans, pts = found
+    view, fans, kept, pts = found
     scored = tuple(
         [
             ScoredFan(e["id"], e["name_zh"], e["name_en"], e["points"], e["count"], tuple(e["tiles"]))
-            for e in _entries(view, fans, plan)
+            for e in _entries(view, fans, kept, plan)
         ]
     )
     cap = plan.table.cap
     return ScoreResult(scored, pts, min(pts, cap) if cap else pts, view.describe())
 
 
-def _entries(view: HandView, fans: Fans, plan: Plan) -> list[dict[str, Any]]:
-    """The result entries (``ScoredFan.to_dict`` shapes) of a reading's fans (in table order, as
-    :func:`score_view` gives them)."""
+def _entries(view: HandView, fans: Fans, kept: tuple[str, ...], plan: Plan) -> list[dict[str, Any]]:
+    """The result entries (``ScoredFan.to_dict`` shapes) of a reading's fans ``kept``, in table order."""
     heads = plan.heads
     texts = _HIT_TEXTS
     facts = view.facts
     whole = facts.tiles
     out = []
-    for k, hits in fans.items():
+    for k in kept:
+        hits = fans[k]
         head, each = heads[k]
         entry = head.copy()  # a copy of a small dict is much cheaper than building it key by key
         if not hits:
@@ -514,13 +527,13 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
             return {"error": "invalid_input", "message": str(exc)}
         except (TypeError, ValueError, KeyError) as exc:  # defensive: odd values inside the record
             return {"error": "invalid_input", "message": f"malformed record: {exc}"}
-    found = best(readings_of(facts), plan)
+    found = _best(readings_of(facts), plan)
     if found is None:
         return {"error": "not_win", "message": f"{facts.ctx.to_notation()} is not a winning hand"}
-    view, fans, pts = found
+    view, fans, kept, pts = found
     cap = plan.table.cap
     return {
-        "fans": _entries(view, fans, plan),
+        "fans": _entries(view, fans, kept, plan),
         "total": pts,
         "capped_total": min(pts, cap) if cap else pts,
         "reading": view.describe(),
