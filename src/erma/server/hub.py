@@ -67,7 +67,7 @@ class Connection:
         """This socket's id among every process's sockets."""
         self.account_id: int | None = None
         self.name = ""
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.closed = False
         self.latency = latency
         self.sent_at: dict[int, float] = {}
@@ -83,13 +83,20 @@ class Connection:
                     self.latency.observe((time.monotonic() - t) * 1000)
             self.outbox.put_nowait(message)
 
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded as JSON text (a seat message as stored in its stream)."""
+        if not self.closed:
+            self.outbox.put_nowait(text)
+
     async def _write(self) -> None:
         while True:
             message = await self.outbox.get()
             if message is None:
                 return
             try:
-                await self.ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+                if not isinstance(message, str):
+                    message = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+                await self.ws.send_text(message)
             except Exception:  # the socket went away; the reader notices
                 self.closed = True
                 return
