@@ -40,21 +40,41 @@ from redis.exceptions import RedisError
 from erma.server import protocol as P
 from erma.server.backend import Backend, Fenced, match_log
 from erma.server.config import Settings
-from erma.server.table import Table, disconnected, logged, reconnected
+from erma.server.table import Table, disconnected, reconnected
 
 if TYPE_CHECKING:
     from erma.server.hub import Connection, Hub
 
 log = logging.getLogger("erma.redis")
 
-_FENCED_XADD = """
-local e = redis.call('GET', KEYS[1])
-if not e then return -2 end
-if e ~= ARGV[1] then return -1 end
-local ok = redis.pcall('XADD', KEYS[2], ARGV[2], 'd', ARGV[3])
-if type(ok) == 'table' and ok.err then return 0 end
-return 1
+_WRITE = """
+local out, a = {}, 2
+for g = 1, tonumber(ARGV[1]) do
+  local k, n = (g - 1) * 4, tonumber(ARGV[a + 1])
+  local e = redis.call('GET', KEYS[k + 1])
+  local r = 1
+  if not e then r = -2 elseif e ~= ARGV[a] then r = -1 end
+  a = a + 2
+  if r == 1 then
+    for i = a, a + 3 * n - 1, 3 do
+      redis.pcall('XADD', KEYS[k + 1 + tonumber(ARGV[i])], ARGV[i + 1], 'd', ARGV[i + 2])
+    end
+  end
+  a = a + 3 * n
+  out[g] = r
+end
+for i = a + 1, a + 3 * tonumber(ARGV[a]), 3 do
+  local g = tonumber(ARGV[i])
+  if g == 0 or out[g] ~= -1 then redis.call('PUBLISH', ARGV[i + 1], ARGV[i + 2]) end
+end
+return out
 """
+"""One write of the owner's queue in one call. For each match (group ``g``: ``KEYS[4g-3..4g]`` are its
+epoch, log and two seat streams; ``ARGV``: its epoch, ``n``, then ``n`` times stream 1-3, entry id, data) the
+fence is checked once and the entries appended (an id already stored is a write already done: skipped); then
+the publications (``ARGV``: their count, then group or 0, channel, data), after the entries queued before
+them, a fenced match's dropped. Returns each group's 1 (stored), -1 (fenced: another owner's epoch) or -2 (no
+epoch: Redis lost the match)."""
 _ACQUIRE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return redis.call('INCR', KEYS[2]) end
 return 0
@@ -104,9 +124,15 @@ class RemoteSeat:
 
     def send(self, message: dict[str, Any]) -> None:
         """Publish a seat message to the relaying process."""
-        self.backend.publish(
-            self.pid, {"k": "out", "m": self.match, "s": self.seat, "cid": self.cid, "msg": message}
-        )
+        self.backend.publish_text(self.pid, self.envelope(message, _dumps(message)))
+
+    def envelope(self, message: dict[str, Any], text: str) -> str:
+        """What is published for a seat message (its JSON ``text``): a header line (``k: out``, the match, the
+        seat, the socket, the message's ``v`` and type), then the text as it is, which the relay sends on
+        without decoding it."""
+        head = {"k": "out", "m": self.match, "s": self.seat, "cid": self.cid}
+        head["v"], head["t"] = message.get("v"), message.get("type")
+        return _dumps(head) + "\n" + text
 
 
 @dataclass
@@ -146,11 +172,17 @@ class RedisBackend(Backend):
         self.owners: dict[str, str] = {}
         """Match id → owner pid (a cache; refreshed from the lease when a publish finds nobody)."""
         self._ops: list[tuple[str, Any, Any]] = []
+        """The writer's queue, in order: ``xadd`` (a table's stream 1-3, entry id, data), ``pub`` (channel,
+        data), ``send`` (a local connection, a message or its text), ``cmd`` (a function adding commands to a
+        pipeline), ``fut`` (set once everything before it is stored)."""
+        self._texts: dict[int, tuple[dict[str, Any], str]] = {}
+        """``id(message)`` → (message, its JSON text) for seat messages stored but not yet delivered: the text
+        that goes into the seat's stream is the one sent to the socket (each message is encoded once)."""
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
         self.connected_to_redis = False
-        self._xadd = self.redis.register_script(_FENCED_XADD)
+        self._write_script = self.redis.register_script(_WRITE)
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._reset = self.redis.register_script(_RESET)
@@ -355,22 +387,36 @@ class RedisBackend(Backend):
 
     def log(self, table: Table, entry: dict[str, Any]) -> None:
         if not (table.dirty or table.fenced):
-            self._queue("xadd", table, (self.mk(table.id, "log"), f"{len(table.entries)}-0", _dumps(entry)))
+            self._queue("xadd", table, (1, f"{len(table.entries)}-0", _dumps(entry)))
 
     def log_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
         if not (table.dirty or table.fenced):
-            key = self.mk(table.id, "s", seat)
-            self._queue("xadd", table, (key, f"{message['v'] + 1}-0", _dumps(message)))
+            text = _dumps(message)
+            texts = self._texts
+            texts[id(message)] = (message, text)
+            if len(texts) > 8192:  # never delivered (the seat was away): forget the oldest
+                del texts[next(iter(texts))]
+            self._queue("xadd", table, (2 + seat, f"{message['v'] + 1}-0", text))
 
     def deliver(self, table: Table, conn: Any, message: dict[str, Any]) -> None:
-        if isinstance(conn, RemoteSeat):
-            conn.send(message)  # published in order, after the stream writes queued before it
+        got = self._texts.pop(id(message), None)
+        text = got[1] if got is not None and got[0] is message else None
+        if isinstance(conn, RemoteSeat):  # published after the stream writes queued before it
+            data = conn.envelope(message, _dumps(message) if text is None else text)
+            self.publish_text(conn.pid, data, table)
+        elif text is not None and hasattr(conn, "send_text"):  # sent once the writes before it are stored
+            self._queue("send", table, (conn, text))
         else:
-            self._queue("send", conn, message)  # sent once the writes queued before it are stored
+            self._queue("send", table, (conn, message))
 
     def publish(self, pid: str, data: dict[str, Any]) -> None:
         """Queue a message to a process (in order with the stream writes)."""
-        self._queue("pub", None, (self.k("p", pid), _dumps(data)))
+        self.publish_text(pid, _dumps(data))
+
+    def publish_text(self, pid: str, data: str, table: Table | None = None) -> None:
+        """Queue a publication to a process, after the stream writes queued before it (and dropped if it is
+        ``table``'s and a newer owner fences it)."""
+        self._queue("pub", table, (self.k("p", pid), data))
 
     async def barrier(self, table: Table) -> None:
         deadline = time.monotonic() + 10
@@ -409,50 +455,83 @@ class RedisBackend(Backend):
         await fut
 
     async def _write_loop(self) -> None:
-        """Send whatever is queued in one pipeline at a time (order kept)."""
+        """Send whatever is queued, one write at a time (order kept)."""
         while True:
             await self._wake.wait()
             self._wake.clear()
             while self._ops:
-                batch, self._ops = self._ops[:2000], self._ops[2000:]
+                if len(self._ops) <= 3000:
+                    batch, self._ops = self._ops, []
+                else:
+                    batch, self._ops = self._ops[:3000], self._ops[3000:]
                 await self._write(batch)
 
     async def _write(self, batch: list[tuple[str, Any, Any]]) -> None:
-        pipe = self.redis.pipeline(transaction=False)
-        xadds: list[Table | None] = []
+        """Store a batch in one call of the write script (each match's entries behind one check of its fence,
+        then the publications), then deliver its messages: nothing reaches a player before the entries queued
+        before it are stored, and nothing of a fenced match reaches anyone."""
+        groups: dict[Table, list[Any]] = {}
+        pubs: list[tuple[Table | None, str, str]] = []
+        cmds = []
         for kind, table, args in batch:
             if kind == "xadd":
-                key, entry_id, data = args
-                _in_pipe(pipe, self._xadd, [self.mk(table.id, "epoch"), key], [table.epoch, entry_id, data])
-                xadds.append(table)
+                groups.setdefault(table, []).extend(args)
             elif kind == "pub":
-                pipe.publish(*args)
-                xadds.append(None)
+                if table is not None:
+                    groups.setdefault(table, [])  # its fence is checked too
+                pubs.append((table, *args))
             elif kind == "cmd":
-                before = len(pipe.command_stack)
-                args(pipe)
-                xadds.extend([None] * (len(pipe.command_stack) - before))
-        try:
-            results = await pipe.execute(raise_on_error=False) if xadds else []
-        except (RedisError, OSError) as exc:
-            log.warning("redis write failed (%s); the matches are stored again when it is back", exc)
-            self.connected_to_redis = False
-            for kind, table, _ in batch:
-                if kind == "xadd" and table is not None:
-                    table.dirty = True
-            results = []
-        for table, r in zip(xadds, results, strict=False):
-            if table is None:
-                continue
+                cmds.append(args)
+        results: dict[Table, int] = {}
+        if groups or pubs:
+            keys, argv = self._write_args(groups, pubs)
+            try:
+                results = dict(zip(groups, await self._write_script(keys=keys, args=argv), strict=True))
+            except (RedisError, OSError) as exc:
+                log.warning("redis write failed (%s); the matches are stored again when it is back", exc)
+                self.connected_to_redis = False
+                for table, entries in groups.items():
+                    if entries:
+                        table.dirty = True
+        if cmds:
+            with contextlib.suppress(RedisError, OSError):
+                pipe = self.redis.pipeline(transaction=False)
+                for cmd in cmds:
+                    cmd(pipe)
+                await pipe.execute(raise_on_error=False)
+        for table, r in results.items():
             if r == -1 and not table.fenced:
                 self._fence(table)
-            elif r == -2 or isinstance(r, Exception):
+            elif r == -2:
                 table.dirty = True
         for kind, target, arg in batch:
-            if kind == "fut" and not arg.done():
-                arg.set_result(None)
-            elif kind == "send":
-                target.send(arg)
+            if kind == "fut":
+                if not arg.done():
+                    arg.set_result(None)
+            elif kind == "send" and not target.fenced:
+                conn, message = arg
+                if isinstance(message, str):
+                    conn.send_text(message)
+                else:
+                    conn.send(message)
+
+    def _write_args(
+        self, groups: dict[Table, list[Any]], pubs: list[tuple[Table | None, str, str]]
+    ) -> tuple[list[str], list[Any]]:
+        """KEYS and ARGV of the write script (:data:`_WRITE`)."""
+        keys: list[str] = []
+        argv: list[Any] = [len(groups)]
+        index: dict[Table, int] = {}
+        for g, (table, entries) in enumerate(groups.items(), 1):
+            index[table] = g
+            base = self.mk(table.id, "")
+            keys += [base + "epoch", base + "log", base + "s:0", base + "s:1"]
+            argv += [table.epoch, len(entries) // 3]
+            argv += entries
+        argv.append(len(pubs))
+        for owner, channel, data in pubs:
+            argv += [0 if owner is None else index[owner], channel, data]
+        return keys, argv
 
     def _fence(self, table: Table) -> None:
         table.fenced = True
@@ -502,27 +581,30 @@ class RedisBackend(Backend):
         pipe = self.redis.pipeline(transaction=False)
         streams = [self.mk(t.id, "log"), self.mk(t.id, "s", 0), self.mk(t.id, "s", 1)]
         _in_pipe(pipe, self._reset, [epoch_key, *streams], [t.epoch])
+        entries: list[Any] = []
         for i, e in enumerate(t.entries[:n_log]):
-            _in_pipe(pipe, self._xadd, [epoch_key, streams[0]], [t.epoch, f"{i + 1}-0", _dumps(e)])
+            entries += [1, f"{i + 1}-0", _dumps(e)]
         for seat, s in enumerate(t.seats):
-            for m in map(logged, s.log[: n_seat[seat]]):
-                args = [t.epoch, f"{m['v'] + 1}-0", _dumps(m)]
-                _in_pipe(pipe, self._xadd, [epoch_key, streams[1 + seat]], args)
+            for v, m in enumerate(s.log[: n_seat[seat]]):  # a message's v is its index in the seat's log
+                entries += [2 + seat, f"{v + 1}-0", m if isinstance(m, str) else _dumps(m)]
+        keys, argv = self._write_args({t: entries}, [])
+        _in_pipe(pipe, self._write_script, keys, argv)
         pipe.set(self.mk(t.id, "meta"), _dumps(t.meta()))
         pipe.sadd(self.k("live"), t.id)
         for seat, s in enumerate(t.seats):
             if not s.is_bot:
                 pipe.set(self.k("seat", s.account_id), f"{t.id}|{seat}")
         results = await pipe.execute()
-        if results[0] == -1 or -1 in results:
+        if results[0] == -1 or results[1] == [-1]:
             self._fence(t)
             return
         t.dirty = False
         for i in range(n_log, len(t.entries)):  # logged while this ran
-            self._queue("xadd", t, (streams[0], f"{i + 1}-0", _dumps(t.entries[i])))
+            self._queue("xadd", t, (1, f"{i + 1}-0", _dumps(t.entries[i])))
         for seat, s in enumerate(t.seats):
-            for m in map(logged, s.log[n_seat[seat] :]):
-                self._queue("xadd", t, (streams[1 + seat], f"{m['v'] + 1}-0", _dumps(m)))
+            for v in range(n_seat[seat], len(s.log)):
+                m = s.log[v]
+                self._queue("xadd", t, (2 + seat, f"{v + 1}-0", m if isinstance(m, str) else _dumps(m)))
         self.hub.metrics["reseeds"] += 1
         match_log("reseed", t.id, pid=self.pid, epoch=t.epoch, entries=len(t.entries))
         t.resync_all()
@@ -617,7 +699,7 @@ class RedisBackend(Backend):
                     msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if msg is not None and msg["type"] == "message":
                         try:
-                            await self._on(json.loads(msg["data"]))
+                            await self._on(_received(msg["data"]))
                         except (RedisError, OSError):
                             raise
                         except Exception:
@@ -674,7 +756,7 @@ class RedisBackend(Backend):
         if kind == "out":
             relay = self.relays.get((d["m"], d["s"]))
             if relay is not None and relay.conn.cid == d["cid"]:
-                await self._relay(relay, d["msg"])
+                await self._relay(relay, d)
         elif kind in ("in", "hello", "gone"):
             table = hub.tables.get(d["m"])
             if table is None or table.fenced:
@@ -703,20 +785,21 @@ class RedisBackend(Backend):
         elif kind == "adopt" and d.get("p") != self.pid:
             hub.spawn(self._takeover(d["m"]))
 
-    async def _relay(self, relay: Relay, msg: dict[str, Any]) -> None:
-        """Forward an owner's message to the socket, first filling any gap from the seat's stream."""
-        v = msg.get("v")
-        if v is None:  # acks, errors
-            relay.conn.send(msg)
+    async def _relay(self, relay: Relay, d: dict[str, Any]) -> None:
+        """Forward an owner's message (``d``: an ``out`` publication's header and ``text``) to the socket,
+        first filling any gap from the seat's stream."""
+        v, text = d["v"], d["text"]
+        if v is None:  # acks, errors (an ack's latency is observed as it is sent)
+            relay.conn.send(json.loads(text))
             return
-        snapshot = msg["type"] == "snapshot"
+        snapshot = d["t"] == "snapshot"
         upto = v if snapshot else v - 1
         if upto > relay.last:
             await self._fill(relay, upto)
         if snapshot or v > relay.last:
-            relay.conn.send(msg)
+            relay.conn.send_text(text)
             relay.last = max(relay.last, v)
-        if msg["type"] == "match_end":
+        if d["t"] == "match_end":
             self.relays.pop((relay.match, relay.seat), None)
             assert self.hub is not None
             if relay.conn.account_id is not None:
@@ -728,8 +811,18 @@ class RedisBackend(Backend):
             self.mk(relay.match, "s", relay.seat), f"{relay.last + 2}-0", f"{upto + 1}-0"
         )
         self.hub.metrics["gap_fills"] += 1
-        for _, fields in entries:
-            m = json.loads(fields["d"])
-            if m["v"] > relay.last:
-                relay.conn.send(m)
-                relay.last = m["v"]
+        for entry_id, fields in entries:
+            v = int(entry_id.partition("-")[0]) - 1
+            if v > relay.last:
+                relay.conn.send_text(fields["d"])
+                relay.last = v
+
+
+def _received(data: str) -> dict[str, Any]:
+    """A publication as a dict: JSON, or for a seat message a JSON header line and the message's text (kept as
+    ``text``)."""
+    head, newline, text = data.partition("\n")
+    d: dict[str, Any] = json.loads(head)
+    if newline:
+        d["text"] = text
+    return d

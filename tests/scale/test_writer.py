@@ -1,0 +1,153 @@
+"""The Redis backend's writer on its own: one write per batch, and what it guarantees — a message reaches
+its socket only after the entries queued before it are stored, exactly as stored; a fenced match stores
+nothing and reaches nobody; Redis that lost the match or its scripts."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis as redis_lib
+
+from erma.server.backend import Fenced
+from erma.server.config import Settings
+from erma.server.redis_backend import RedisBackend
+
+from ..server.conftest import run_async
+from .conftest import SHARED_REDIS, RedisServer, _unavailable
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    if shutil.which("redis-server") and shutil.which("redis-cli"):
+        server = RedisServer(tmp_path)
+        server.start()
+        try:
+            yield server.url
+        finally:
+            server.shutdown()
+        return
+    try:
+        redis_lib.Redis.from_url(SHARED_REDIS, socket_connect_timeout=2).ping()
+    except redis_lib.RedisError as e:
+        _unavailable(f"Redis at {SHARED_REDIS} is not reachable: {e}")
+    yield SHARED_REDIS
+
+
+class FakeHub:
+    def __init__(self) -> None:
+        self.tables: dict[str, Any] = {}
+        self.metrics: Counter[str] = Counter()
+        self.connections: dict[int, Any] = {}
+        self.rooms: dict[str, Any] = {}
+
+    def spawn(self, coro: Any) -> None:
+        raise AssertionError("nothing is spawned here")
+
+
+class FakeTable:
+    def __init__(self) -> None:
+        self.id = secrets.token_hex(8)
+        self.epoch = 0
+        self.dirty = self.fenced = False
+        self.task: asyncio.Task[None] | None = None
+        self.entries: list[dict[str, Any]] = []
+        self.seats: list[Any] = []
+
+    def meta(self) -> dict[str, Any]:
+        return {"room": "r", "secret": "s", "seats": []}
+
+
+class Socket:
+    """A local connection that records, for each message it gets, what Redis held at that moment."""
+
+    cid = "c1"
+
+    def __init__(self, sync: redis_lib.Redis, backend: RedisBackend, table: FakeTable) -> None:
+        self.sync = sync
+        self.log_key, self.seat_key = backend.mk(table.id, "log"), backend.mk(table.id, "s", 0)
+        self.got: list[tuple[str, int, int]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        raise AssertionError(f"a stored message goes out as its stored text: {message}")
+
+    def send_text(self, text: str) -> None:
+        self.got.append((text, self.sync.xlen(self.log_key), self.sync.xlen(self.seat_key)))
+
+
+def test_messages_go_out_after_their_entries_are_stored_and_a_fenced_match_goes_quiet(redis_url: str) -> None:
+    sync = redis_lib.Redis.from_url(redis_url, decode_responses=True)
+
+    async def go() -> None:
+        backend = RedisBackend(redis_url, Settings(redis_prefix=f"w{secrets.token_hex(3)}"))
+        hub = FakeHub()
+        await backend.start(hub)  # type: ignore[arg-type]
+        try:
+            table = FakeTable()
+            await backend.open_match(table)  # type: ignore[arg-type]
+            hub.tables[table.id] = table
+            sock = Socket(sync, backend, table)
+            listener = sync.pubsub()
+            listener.subscribe(backend.k("p", "elsewhere"))
+
+            def act(n: int) -> dict[str, Any]:
+                entry = {"t": "act", "s": 0, "a": f"discard {n}m", "q": n}
+                table.entries.append(entry)
+                backend.log(table, entry)  # type: ignore[arg-type]
+                message = {"type": "event", "event": {"n": n, "名": "东"}, "match": table.id, "v": n}
+                backend.log_seat(table, 0, message)  # type: ignore[arg-type]
+                backend.deliver(table, sock, message)  # type: ignore[arg-type]
+                backend.publish_text("elsewhere", f"about {n}", table)  # type: ignore[arg-type]
+                return message
+
+            sent = [act(n) for n in range(3)]
+            await backend.barrier(table)  # type: ignore[arg-type]
+            # one write for the batch; each message went out with its own entries (and all before it) stored
+            assert [(log_n, seat_n) for _, log_n, seat_n in sock.got] == [(3, 3)] * 3
+            seat_key = backend.mk(table.id, "s", 0)
+            stored = [f["d"] for _, f in sync.xrange(seat_key)]
+            assert [t for t, _, _ in sock.got] == stored  # the socket gets the stored text itself
+            assert [m["v"] for m in sent] == [int(i.split("-")[0]) - 1 for i, _ in sync.xrange(seat_key)]
+            assert [i for i, _ in sync.xrange(backend.mk(table.id, "log"))] == ["1-0", "2-0", "3-0"]
+
+            # Redis lost its script cache: the write loads the script again and carries on
+            sync.script_flush()
+            act(3)
+            await backend.barrier(table)  # type: ignore[arg-type]
+            assert len(sock.got) == 4 and sync.xlen(backend.mk(table.id, "log")) == 4
+
+            # a newer owner took the match (its epoch moved on): nothing more is stored, sent or published
+            sync.incr(backend.mk(table.id, "epoch"))
+            act(4)
+            with pytest.raises(Fenced):
+                await backend.barrier(table)  # type: ignore[arg-type]
+            assert table.fenced
+            assert len(sock.got) == 4 and sync.xlen(backend.mk(table.id, "log")) == 4
+            assert sync.xlen(seat_key) == 4
+            published = []
+            while (m := listener.get_message(timeout=0.2)) is not None:
+                if m["type"] == "message":
+                    published.append(m["data"])
+            assert published == [f"about {n}" for n in range(4)]
+
+            # Redis lost the match (no epoch): the table is marked for storing again from memory
+            other = FakeTable()
+            await backend.open_match(other)  # type: ignore[arg-type]
+            sync.delete(backend.mk(other.id, "epoch"))
+            other.entries.append({"t": "next", "s": 0})
+            backend.log(other, other.entries[-1])  # type: ignore[arg-type]
+            await backend._flush()
+            assert other.dirty and not other.fenced
+            listener.close()
+        finally:
+            for task in backend._tasks:
+                task.cancel()
+            await backend.redis.aclose()
+
+    run_async(go())
