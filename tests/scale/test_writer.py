@@ -151,3 +151,30 @@ def test_messages_go_out_after_their_entries_are_stored_and_a_fenced_match_goes_
             await backend.redis.aclose()
 
     run_async(go())
+
+
+def test_leases_renewed_in_one_call_and_a_lost_one_fences_its_table(redis_url: str) -> None:
+    sync = redis_lib.Redis.from_url(redis_url, decode_responses=True)
+
+    async def go() -> None:
+        backend = RedisBackend(redis_url, Settings(redis_prefix=f"w{secrets.token_hex(3)}", lease_ms=300))
+        hub = FakeHub()
+        await backend.start(hub)  # type: ignore[arg-type]
+        try:
+            kept, lost, gone = FakeTable(), FakeTable(), FakeTable()
+            for t in (kept, lost, gone):
+                await backend.open_match(t)  # type: ignore[arg-type]
+                hub.tables[t.id] = t
+            sync.incr(backend.mk(lost.id, "epoch"))  # another process took it over
+            sync.delete(backend.mk(gone.id, "lease"))  # ran out, nobody took it: this owner takes it again
+            await asyncio.sleep(0.4)  # more than one renewal (every lease / 3)
+            assert lost.fenced and not kept.fenced and not gone.fenced
+            assert sync.get(backend.mk(gone.id, "lease")) == backend.pid
+            assert 0 < sync.pttl(backend.mk(kept.id, "lease")) <= 300
+            assert sync.exists(backend.k("alive", backend.pid))
+        finally:
+            for task in backend._tasks:
+                task.cancel()
+            await backend.redis.aclose()
+
+    run_async(go())

@@ -80,21 +80,27 @@ if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return redis.ca
 return 0
 """
 _RENEW = """
-local cur = redis.call('GET', KEYS[1])
-local e = redis.call('GET', KEYS[2])
-if cur == ARGV[1] then
-  if e == ARGV[2] then redis.call('PEXPIRE', KEYS[1], ARGV[3]); return 1 end
-  if not e then redis.call('SET', KEYS[2], ARGV[2]); redis.call('PEXPIRE', KEYS[1], ARGV[3]); return 3 end
-  return 0
-end
-if not cur then
-  if not e then
-    redis.call('SET', KEYS[2], ARGV[2]); redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3]); return 3
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
+local out, pid, ms = {}, ARGV[1], ARGV[2]
+for i = 1, (#KEYS - 1) / 2 do
+  local lease, epoch, mine = KEYS[2 * i], KEYS[2 * i + 1], ARGV[2 + i]
+  local cur, e = redis.call('GET', lease), redis.call('GET', epoch)
+  local r = 0
+  if cur == pid then
+    if e == mine then redis.call('PEXPIRE', lease, ms); r = 1
+    elseif not e then redis.call('SET', epoch, mine); redis.call('PEXPIRE', lease, ms); r = 3 end
+  elseif not cur then
+    if not e then redis.call('SET', epoch, mine); redis.call('SET', lease, pid, 'PX', ms); r = 3
+    elseif e == mine then redis.call('SET', lease, pid, 'PX', ms); r = 2 end
   end
-  if e == ARGV[2] then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3]); return 2 end
+  out[i] = r
 end
-return 0
+return out
 """
+"""The process's heartbeat (``KEYS[1]``) and its leases, in one call: for each match (``KEYS[2i]`` its lease,
+``KEYS[2i+1]`` its epoch, ``ARGV[2+i]`` the epoch held here; ``ARGV[1]`` the pid, ``ARGV[2]`` the lease in
+ms) 1: renewed, 2: taken again (it had run out, no one took it), 3: Redis had lost it (lease and epoch set
+again: the match is to be stored again), 0: lost to a newer owner."""
 _RESET = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
 for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
@@ -546,17 +552,13 @@ class RedisBackend(Backend):
         while True:
             await asyncio.sleep(self.lease_ms / 3000)
             tables = [t for t in self.hub.tables.values() if not t.fenced]
+            keys = [self.k("alive", self.pid)]
+            args: list[Any] = [self.pid, self.lease_ms]
+            for t in tables:
+                keys += [self.mk(t.id, "lease"), self.mk(t.id, "epoch")]
+                args.append(t.epoch)
             try:
-                pipe = self.redis.pipeline(transaction=False)
-                pipe.set(self.k("alive", self.pid), "1", px=self.lease_ms)
-                for t in tables:
-                    _in_pipe(
-                        pipe,
-                        self._renew,
-                        [self.mk(t.id, "lease"), self.mk(t.id, "epoch")],
-                        [self.pid, t.epoch, self.lease_ms],
-                    )
-                results = (await pipe.execute())[1:]
+                results = await self._renew(keys=keys, args=args)
                 self.connected_to_redis = True
             except (RedisError, OSError):
                 self.connected_to_redis = False
