@@ -32,6 +32,10 @@ def match_log(event: str, match: str, **fields: Any) -> None:
         _mlog.info(json.dumps({"event": event, "match": match, **fields}, ensure_ascii=False, default=str))
 
 
+Seating = tuple[str, list[list[int]], list[int]]
+"""A room, the pairs taken out of its queue, and the accounts taken out after waiting for a bot."""
+
+
 class Fenced(Exception):
     """This process no longer owns the match: a newer owner (a higher epoch) fences its writes."""
 
@@ -83,6 +87,19 @@ class Backend:
         now = time.monotonic()
         out = [aid for aid, t in q if now - t >= waited_s]
         q[:] = [x for x in q if x[0] not in out]
+        return out
+
+    async def pop_round(self, rooms: list[str], waited_s: float) -> list[Seating]:
+        """One round of matchmaking over ``rooms``: for each room with someone to seat, its pairs and then the
+        accounts that have waited ``waited_s`` (for a bot), all taken out of its queue."""
+        out = []
+        for room in rooms:
+            pairs = []
+            while (pair := await self.pop_pair(room)) is not None:
+                pairs.append(pair)
+            waited = await self.pop_waited(room, waited_s)
+            if pairs or waited:
+                out.append((room, pairs, waited))
         return out
 
     # ------------------------------------------------------------------------------ seats

@@ -38,7 +38,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from erma.server import protocol as P
-from erma.server.backend import Backend, Fenced, match_log
+from erma.server.backend import Backend, Fenced, Seating, match_log
 from erma.server.config import Settings
 from erma.server.table import Table, disconnected, reconnected
 
@@ -114,6 +114,21 @@ _POP_PAIR = """
 if redis.call('ZCARD', KEYS[1]) >= 2 then return redis.call('ZPOPMIN', KEYS[1], 2) end
 return {}
 """
+_POP_ROUND = """
+local out = {}
+for i = 1, #KEYS do
+  local pairs = {}
+  while redis.call('ZCARD', KEYS[i]) >= 2 do
+    for _, x in ipairs(redis.call('ZPOPMIN', KEYS[i], 2)) do pairs[#pairs + 1] = x end
+  end
+  local ids = redis.call('ZRANGEBYSCORE', KEYS[i], '-inf', ARGV[1])
+  if #ids > 0 then redis.call('ZREM', KEYS[i], unpack(ids)) end
+  out[i] = {pairs, ids}
+end
+return out
+"""
+"""Every room's queue (``KEYS``) in one call: its pairs (ZPOPMIN gives id, score, id, score) and the ids
+queued before ``ARGV[1]``."""
 _POP_WAITED = """
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if #ids > 0 then redis.call('ZREM', KEYS[1], unpack(ids)) end
@@ -195,6 +210,7 @@ class RedisBackend(Backend):
         self._del_if = self.redis.register_script(_DEL_IF)
         self._pop_pair = self.redis.register_script(_POP_PAIR)
         self._pop_waited = self.redis.register_script(_POP_WAITED)
+        self._pop_round = self.redis.register_script(_POP_ROUND)
 
     # ------------------------------------------------------------------------------ keys
 
@@ -282,6 +298,16 @@ class RedisBackend(Backend):
     async def pop_waited(self, room: str, waited_s: float) -> list[int]:
         got = await self._pop_waited(keys=[self.k("q", room)], args=[time.time() - waited_s])
         return [int(x) for x in got]
+
+    async def pop_round(self, rooms: list[str], waited_s: float) -> list[Seating]:
+        keys = [self.k("q", room) for room in rooms]
+        got = await self._pop_round(keys=keys, args=[time.time() - waited_s])
+        out = []
+        for room, (flat, waited) in zip(rooms, got, strict=True):
+            if flat or waited:
+                pairs = [[int(flat[i]), int(flat[i + 2])] for i in range(0, len(flat), 4)]
+                out.append((room, pairs, [int(x) for x in waited]))
+        return out
 
     # ------------------------------------------------------------------------------ seats
 

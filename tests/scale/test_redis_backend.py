@@ -1,12 +1,14 @@
-"""The Redis backend's writer on its own: one write per batch, and what it guarantees — a message reaches
-its socket only after the entries queued before it are stored, exactly as stored; a fenced match stores
-nothing and reaches nobody; Redis that lost the match or its scripts."""
+"""The Redis backend on its own (no server process): the writer — one write per batch, a message reaching its
+socket only after the entries queued before it are stored, exactly as stored, a fenced match storing nothing
+and reaching nobody, Redis that lost the match or its scripts —, the leases renewed in one call, and one round
+of matchmaking over every room in one call."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
 import shutil
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -175,6 +177,26 @@ def test_leases_renewed_in_one_call_and_a_lost_one_fences_its_table(redis_url: s
         finally:
             for task in backend._tasks:
                 task.cancel()
+            await backend.redis.aclose()
+
+    run_async(go())
+
+
+def test_one_round_of_matchmaking_over_every_room(redis_url: str) -> None:
+    async def go() -> None:
+        backend = RedisBackend(redis_url, Settings(redis_prefix=f"w{secrets.token_hex(3)}"))
+        try:
+            for account in (1, 2, 3, 4, 5):
+                await backend.redis.zadd(backend.k("q", "a"), {str(account): 100.0 + account})
+            await backend.redis.zadd(backend.k("q", "b"), {"7": time.time() - 1})
+            await backend.redis.zadd(backend.k("q", "c"), {"8": time.time()})
+            got = await backend.pop_round(["a", "b", "c", "d"], waited_s=0.5)
+            # room a: two pairs in queue order, then the fifth (it waited long enough for a bot); room b: its
+            # one player waited long enough; room c: not yet
+            assert got == [("a", [[1, 2], [3, 4]], [5]), ("b", [], [7])]
+            assert await backend.redis.zrange(backend.k("q", "c"), 0, -1) == ["8"]
+            assert await backend.pop_round(["a", "b", "d"], waited_s=0.5) == []
+        finally:
             await backend.redis.aclose()
 
     run_async(go())
