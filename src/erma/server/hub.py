@@ -364,11 +364,13 @@ class Hub:
         while True:
             await asyncio.sleep(0.1)
             self._sample()
-            try:
-                for room in self.rooms.values():
-                    await self._pair(room)
-                    wait = self.settings.bot_fill_s * self.settings.time_scale
-                    for aid in await self.backend.pop_waited(room.id, wait):
+            try:  # one round trip for every room's queue with Redis
+                wait = self.settings.bot_fill_s * self.settings.time_scale
+                for room_id, pairs, waited in await self.backend.pop_round(list(self.rooms), wait):
+                    room = self.rooms[room_id]
+                    for pair in pairs:
+                        await self._open_table(room, pair, with_bot=False)
+                    for aid in waited:
                         await self._open_table(room, [aid], with_bot=True)
             except Exception as exc:  # Redis away for a moment: matchmaking waits
                 log.warning("matchmaking paused: %s", exc)
