@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from erma.errors import ErmaError
 from erma.scoring import twoplayer as _twoplayer  # noqa: F401  (registers the two-player fans)
@@ -31,6 +32,8 @@ from erma.scoring.readings import (
     readings_of,
 )
 from erma.scoring.table import FanRow, FanTable, load_table
+
+_T = TypeVar("_T")
 
 Fans = dict[str, Sequence[Hit]]
 """Fan id → its instances (hits), for one reading (a list or a tuple, never changed in place)."""
@@ -474,14 +477,33 @@ def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
     if found is None:
         return None
     view, fans, kept, pts = found
+    new_fan = _NEW_FAN
     scored = tuple(
         [
-            ScoredFan(e["id"], e["name_zh"], e["name_en"], e["points"], e["count"], tuple(e["tiles"]))
+            new_fan(e["id"], e["name_zh"], e["name_en"], e["points"], e["count"], tuple(e["tiles"]))
             for e in _entries(view, fans, kept, plan)
         ]
     )
     cap = plan.table.cap
-    return ScoreResult(scored, pts, min(pts, cap) if cap else pts, view.describe())
+    return _NEW_RESULT(scored, pts, min(pts, cap) if cap else pts, view.describe())
+
+
+def _slots_maker(cls: type[_T]) -> Callable[..., _T]:
+    """A constructor of the frozen slotted dataclass ``cls``, from all its fields in order, that fills the
+    slots directly: its own ``__init__`` sets each field through ``object.__setattr__``, twice as slow, and
+    score() makes several such values a win (the game's hints score every possible win)."""
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    ns: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    ns.update({f"_s{i}": cls.__dict__[name].__set__ for i, name in enumerate(names)})
+    args = ", ".join(f"a{i}" for i in range(len(names)))
+    body = "".join(f"    _s{i}(o, a{i})\n" for i in range(len(names)))
+    exec(f"def make({args}):\n    o = _new(_cls)\n{body}    return o\n", ns)  # the class's own fields only
+    maker: Callable[..., _T] = ns["make"]
+    return maker
+
+
+_NEW_FAN = _slots_maker(ScoredFan)
+_NEW_RESULT = _slots_maker(ScoreResult)
 
 
 def _entries(view: HandView, fans: Fans, kept: tuple[str, ...], plan: Plan) -> list[dict[str, Any]]:
