@@ -8,7 +8,12 @@ pass over the corpus divided by the number of hands; the script prints the media
 passes for each (the passes alternate) and their ratio. The first erma pass runs with cold caches
 (per-suit memo tables and the other bounded memos) and is reported apart.
 
-Usage: .venv/bin/python benchmarks/scoring.py [--repeats 7]
+With ``--instructions`` it also counts machine instructions per hand under valgrind (callgrind), which a
+shared machine measures far more steadily than time: each side runs warm passes over the corpus in a
+process of its own, once with one pass and once with four, and the difference over three passes is
+divided by the number of hands (process start-up and the first, cold pass cancel out).
+
+Usage: .venv/bin/python benchmarks/scoring.py [--repeats 7] [--instructions]
 Machines here are shared and noisy; benchmarks never gate CI.
 """
 
@@ -16,7 +21,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import shutil
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -62,10 +71,48 @@ def time_pass(fn: Any, items: list[Any]) -> float:
     return (time.process_time() - t0) / len(items) * 1e6
 
 
+def run_passes(side: str, passes: int) -> None:
+    """A cold pass, then ``passes`` warm passes of one side (what --instructions counts under valgrind)."""
+    records = load()
+    if side == "erma":
+        fn: Any = score_record
+        items: list[Any] = records
+    else:
+        calc = MahjongGB.MahjongFanCalculator
+
+        def fn(a: tuple[Any, ...]) -> Any:
+            return calc(*a, verbose=True)
+
+        items = [reference_args(r) for r in records]
+    for _ in range(1 + passes):
+        for x in items:
+            fn(x)
+
+
+def instructions(side: str, hands: int) -> float:
+    """Machine instructions per hand of one side, counted by callgrind (four passes less one)."""
+    counts = []
+    for passes in (1, 4):
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__]
+        done = subprocess.run(
+            [*cmd, "--passes", side, str(passes)], capture_output=True, text=True, check=True
+        )
+        m = re.search(r"Collected\s*:\s*([\d,]+)", done.stderr)
+        if m is None:
+            raise SystemExit(f"no instruction count in valgrind's output:\n{done.stderr[-2000:]}")
+        counts.append(int(m.group(1).replace(",", "")))
+    return (counts[1] - counts[0]) / 3 / hands
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--instructions", action="store_true", help="also count instructions per hand (valgrind)")
+    ap.add_argument("--passes", nargs=2, metavar=("SIDE", "N"), help=argparse.SUPPRESS)  # valgrind's child
     args = ap.parse_args()
+    if args.passes:
+        run_passes(args.passes[0], int(args.passes[1]))
+        return
     records = load()
     ref_args = [reference_args(r) for r in records]
     calc = MahjongGB.MahjongFanCalculator
@@ -86,6 +133,13 @@ def main() -> None:
         f"erma score_record (pure Python):        {m_ours:8.2f} µs/hand (median); first, cold pass {cold:.2f}"
     )
     print(f"ratio erma / reference:                 {m_ours / m_ref:8.2f}×")
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            raise SystemExit("--instructions needs valgrind")
+        i_ours = instructions("erma", len(records))
+        i_ref = instructions("reference", len(records))
+        print(f"instructions per hand (valgrind): erma {i_ours:,.0f}, reference {i_ref:,.0f}")
+        print(f"ratio of instructions:                  {i_ours / i_ref:8.2f}×")
 
 
 if __name__ == "__main__":
