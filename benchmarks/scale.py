@@ -1,14 +1,21 @@
 """Scaling across processes: tables held at p99 < 100 ms by one `erma serve` process and by two, in one run.
 
-Both set-ups run on one PostgreSQL database and one Redis (``--redis``), so the only difference is the number
-of processes: one process pinned to core 0, then two processes pinned to cores 0 and 1. The load generator
-(`erma loadtest`, tables spread over the processes' URLs, human-like think times) runs unpinned: on a two-core
-machine it shares the cores with the servers, which understates the two-process figure — the report says how
-much CPU the load generator used. Each level runs ``--seconds``; a level is held when p99 < 100 ms and no
-match is lost.
+Both set-ups run on one PostgreSQL database and one Redis (``--redis``), so the only difference is the
+number of processes: one process pinned to core 0, and two processes pinned to cores 0 and 1. Both set-ups
+are started at the beginning and warmed up; then each level of tables is run on one process and right after
+on two (the machine's other work drifts over minutes: measuring the two set-ups side by side at each level
+keeps them in the same conditions). The load generator (`erma loadtest`, tables spread over the set-up's
+URLs, human-like think times, table starts spread over ``--ramp`` seconds per hundred tables) runs unpinned:
+on a two-core machine it shares the cores with the servers, which understates the two-process figure.
 
-Usage: .venv/bin/python benchmarks/scale.py [--levels 100,200,300,400,600] [--seconds 20] [--think 1.0]
-         [--db postgresql://postgres@127.0.0.1/postgres] [--redis redis://127.0.0.1:6379/0]
+Each level reports, besides the latency, the CPU each server process used (with its bot worker), the load
+generator's CPU and its own loop lag, and the CPU the rest of the machine used meanwhile (other work, the
+database, Redis) with the load average: a level measured while the machine was busy with other work says so.
+A level is held when p99 < 100 ms and no match is lost; a set-up stops at its first level not held.
+
+Usage: .venv/bin/python benchmarks/scale.py [--levels 200,400,600,800,1000,1200] [--seconds 30] [--think 1.0]
+         [--ramp 2.0] [--warmup 30] [--db postgresql://postgres@127.0.0.1/postgres]
+         [--redis redis://127.0.0.1:6379/0]
 """
 
 from __future__ import annotations
@@ -17,18 +24,20 @@ import argparse
 import asyncio
 import json
 import os
-import resource
 import secrets
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
 import asyncpg
 import httpx
 from sqlalchemy.engine import make_url
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def free_port() -> int:
@@ -49,6 +58,47 @@ async def admin(url: str, sql: str) -> None:
         await conn.close()
 
 
+def _stat(pid: int) -> list[str]:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its live children (the bot worker) (Linux /proc)."""
+    total = 0.0
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            stat = _stat(int(p))
+            if int(p) == pid or int(stat[1]) == pid:
+                total += (int(stat[11]) + int(stat[12])) / TICK
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (not idle, not waiting for I/O) (Linux /proc/stat)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return 0.0
+    return (sum(fields) - fields[3] - fields[4]) / TICK
+
+
+def loop_lag(port: int) -> tuple[int, int]:
+    """(samples of a server's loop lag over 50 ms, all samples) from /metrics."""
+    try:
+        text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+    except httpx.HTTPError:
+        return 0, 0
+    values = dict(line.split() for line in text.splitlines() if line.startswith("erma_loop_lag"))
+    count = int(float(values.get("erma_loop_lag_ms_count", 0)))
+    return count - int(float(values.get('erma_loop_lag_ms_bucket{le="50"}', 0))), count
+
+
 def start(n: int, db: str, redis: str, prefix: str) -> list[tuple[subprocess.Popen[bytes], int]]:
     erma = [sys.executable, "-m", "erma.cli"]
     procs = []
@@ -66,31 +116,70 @@ def start(n: int, db: str, redis: str, prefix: str) -> list[tuple[subprocess.Pop
     return procs
 
 
-def level(ports: list[int], tables: int, seconds: float, think: float, room: str) -> dict[str, Any]:
+def level(
+    procs: list[tuple[subprocess.Popen[bytes], int]], tables: int, args: argparse.Namespace, seconds: float
+) -> dict[str, Any]:
+    ports = [p for _, p in procs]
     cmd = [sys.executable, "-m", "erma.cli", "loadtest", "--tables", str(tables), "--seconds", str(seconds)]
     for port in ports:
         cmd += ["--url", f"ws://127.0.0.1:{port}/ws"]
-    cmd += ["--think", str(think), "--room", room, "--ramp", str(min(10.0, seconds / 3)), "--json"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.monotonic()
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds * 10 + 120)
+    cmd += ["--think", str(args.think), "--room", args.room, "--json"]
+    cmd += ["--ramp", str(args.ramp * tables / 100)]
+    servers0 = [cpu_seconds(proc.pid) for proc, _ in procs]
+    lag0 = [loop_lag(port) for port in ports]
+    busy0, t0 = machine_busy(), time.monotonic()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        gen = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        load = []
+        while True:  # reaped here, with its resource usage
+            pid, _, usage = os.wait4(gen.pid, os.WNOHANG)
+            if pid:
+                break
+            time.sleep(1)
+            load.append(os.getloadavg()[0])
+        gen.returncode = 0
+        gen_cpu = usage.ru_utime + usage.ru_stime
+        out.seek(0)
+        err.seek(0)
+        lines, error = out.read().strip().splitlines(), err.read()
     wall = time.monotonic() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    lines = out.stdout.strip().splitlines()
+    busy = machine_busy() - busy0
+    servers = [round(cpu_seconds(proc.pid) - c, 1) for (proc, _), c in zip(procs, servers0, strict=True)]
+    lag1 = [loop_lag(port) for port in ports]
     if not lines:
-        raise RuntimeError(f"loadtest failed: {out.stderr.strip()[-300:]}")
+        raise RuntimeError(f"loadtest failed: {error.strip()[-300:]}")
     summary: dict[str, Any] = json.loads(lines[-1])
     summary.pop("lost", None)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    summary["loadgen_cpu_cores"] = round(cpu / wall, 2)
+    summary["wall_s"] = round(wall, 1)
+    summary["server_cpu_s"] = servers
+    summary["loadgen_cpu_s"] = round(gen_cpu, 1)
+    summary["others_cpu_s"] = round(max(0.0, busy - sum(servers) - gen_cpu), 1)
+    summary["load_average"] = round(sum(load) / len(load), 2) if load else None
+    summary["loop_lag_over_50ms"] = [b[0] - a[0] for a, b in zip(lag0, lag1, strict=True)]
     return summary
+
+
+def line(n: int, s: dict[str, Any]) -> str:
+    lat, lag = s["latency_ms"], s.get("client_lag_ms", {})
+    ok = "ok" if lat["p99"] < 100 and s["matches_lost"] == 0 else "over"
+    cpu = "+".join(f"{c:.1f}" for c in s["server_cpu_s"])
+    return (
+        f"{n} process{'es' if n > 1 else '  '} {s['tables']:>5} tables: {s['hands_completed']:>5} hands, "
+        f"{s['actions']:>6} actions, errors {s['errors']}, lost {s['matches_lost']}, "
+        f"p50 {lat['p50']:>6} ms, p99 {lat['p99']:>7} ms {ok:>4} | server CPU {cpu} s, loop lag > 50 ms "
+        f"{'+'.join(map(str, s['loop_lag_over_50ms']))}; load generator {s['loadgen_cpu_s']} s (its lag p99 "
+        f"{lag.get('p99')} ms); rest of the machine {s['others_cpu_s']} s; over {s['wall_s']} s, "
+        f"load average {s['load_average']}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", default="100,200,300,400,600")
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--levels", default="200,400,600,800,1000,1200")
+    parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--ramp", type=float, default=2.0, help="seconds of table starts per 100 tables")
+    parser.add_argument("--warmup", type=int, default=30, help="tables of a first, unreported level")
     parser.add_argument("--room", default="cuopai-novice")
     parser.add_argument(
         "--db", default=os.environ.get("ERMA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -101,35 +190,37 @@ def main() -> None:
     name = f"erma_bench_scale_{secrets.token_hex(4)}"
     asyncio.run(admin(args.db, f'CREATE DATABASE "{name}"'))
     db = make_url(args.db).set(database=name).render_as_string(hide_password=False)
-    results: dict[str, Any] = {}
+    setups: dict[int, list[tuple[subprocess.Popen[bytes], int]]] = {}
+    curves: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
     try:
         for n in (1, 2):
-            procs = start(n, db, args.redis, f"bench{secrets.token_hex(3)}")
-            curve = []
-            try:
-                for tables in [int(x) for x in args.levels.split(",")]:
-                    s = level([p for _, p in procs], tables, args.seconds, args.think, args.room)
-                    curve.append(s)
-                    lat = s["latency_ms"]
-                    ok = "ok" if lat["p99"] < 100 and s["matches_lost"] == 0 else "over"
-                    print(
-                        f"{n} process(es) {tables:>5} tables: {s['hands_completed']:>5} hands, "
-                        f"{s['actions']:>6} actions, errors {s['errors']}, lost {s['matches_lost']}, "
-                        f"p50 {lat['p50']:>7} ms, p99 {lat['p99']:>7} ms, load generator "
-                        f"{s['loadgen_cpu_cores']} cores  {ok}",
-                        flush=True,
-                    )
-                    if ok == "over":
-                        break
-            finally:
-                for proc, _ in procs:
-                    proc.terminate()
-                for proc, _ in procs:
-                    proc.wait(30)
-            held = [c["tables"] for c in curve if c["latency_ms"]["p99"] < 100 and c["matches_lost"] == 0]
-            results[str(n)] = {"curve": curve, "max_tables_p99_under_100ms": max(held, default=0)}
+            setups[n] = start(n, db, args.redis, f"bench{secrets.token_hex(3)}")
+        if args.warmup:  # the first tables warm each process's lazy tables up
+            for n in (1, 2):
+                s = level(setups[n], args.warmup * n, args, 10)
+                print(f"{n} process(es): warm-up, p99 {s['latency_ms']['p99']} ms (not reported)", flush=True)
+        running = {1, 2}
+        for tables in [int(x) for x in args.levels.split(",")]:
+            for n in sorted(running):
+                s = level(setups[n], tables, args, args.seconds)
+                curves[n].append(s)
+                print(line(n, s), flush=True)
+                if s["latency_ms"]["p99"] >= 100 or s["matches_lost"]:
+                    running.discard(n)
+            if not running:
+                break
     finally:
+        for procs in setups.values():
+            for proc, _ in procs:
+                proc.terminate()
+        for procs in setups.values():
+            for proc, _ in procs:
+                proc.wait(30)
         asyncio.run(admin(args.db, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    results: dict[str, Any] = {}
+    for n in (1, 2):
+        held = [c["tables"] for c in curves[n] if c["latency_ms"]["p99"] < 100 and c["matches_lost"] == 0]
+        results[str(n)] = {"curve": curves[n], "max_tables_p99_under_100ms": max(held, default=0)}
     one, two = results["1"]["max_tables_p99_under_100ms"], results["2"]["max_tables_p99_under_100ms"]
     results["scaling"] = round(two / one, 2) if one else None
     print(json.dumps({"one_process": one, "two_processes": two, "scaling": results["scaling"]}))
