@@ -1,11 +1,12 @@
 """The Redis backend on its own (no server process): the writer — one write per batch, a message reaching its
 socket only after the entries queued before it are stored, exactly as stored, a fenced match storing nothing
-and reaching nobody, Redis that lost the match or its scripts —, the leases renewed in one call, and one round
-of matchmaking over every room in one call."""
+and reaching nobody, Redis that lost the match or its scripts —, the leases renewed in one call, one round of
+matchmaking over every room in one call, and the envelope of a relayed seat message."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import shutil
 import time
@@ -19,7 +20,7 @@ import redis as redis_lib
 
 from erma.server.backend import Fenced
 from erma.server.config import Settings
-from erma.server.redis_backend import RedisBackend
+from erma.server.redis_backend import RedisBackend, RemoteSeat, _received
 
 from ..server.conftest import run_async
 from .conftest import SHARED_REDIS, RedisServer, _unavailable
@@ -200,3 +201,27 @@ def test_one_round_of_matchmaking_over_every_room(redis_url: str) -> None:
             await backend.redis.aclose()
 
     run_async(go())
+
+
+def test_a_relayed_seat_message_is_forwarded_as_its_text_and_old_envelopes_still_read() -> None:
+    seat = RemoteSeat(None, "p1", "p1:7", "m1", 1)  # type: ignore[arg-type]
+    message = {
+        "type": "view",
+        "view": {"names": ["东", 'say ,"msg": hi'], "x": {"msg": 1}},
+        "match": "m1",
+        "v": 9,
+    }
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    data = seat.envelope(message, text)
+    got = _received(data)
+    assert got["text"] == text and (got["k"], got["m"], got["s"], got["cid"]) == ("out", "m1", 1, "p1:7")
+    assert (got["v"], got["t"]) == (9, "view")
+    assert json.loads(data)["msg"] == message  # a process of the earlier version reads it whole
+    old = json.dumps({"k": "out", "m": "m1", "s": 1, "cid": "p1:7", "msg": message}, separators=(",", ":"))
+    got = _received(old)  # as that version publishes it
+    assert json.loads(got["text"]) == message and (got["v"], got["t"]) == (9, "view")
+    assert _received('{"k":"in","m":"m1","msg":{"type":"action"}}') == {
+        "k": "in",
+        "m": "m1",
+        "msg": {"type": "action"},
+    }

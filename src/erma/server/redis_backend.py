@@ -148,12 +148,12 @@ class RemoteSeat:
         self.backend.publish_text(self.pid, self.envelope(message, _dumps(message)))
 
     def envelope(self, message: dict[str, Any], text: str) -> str:
-        """What is published for a seat message (its JSON ``text``): a header line (``k: out``, the match, the
-        seat, the socket, the message's ``v`` and type), then the text as it is, which the relay sends on
-        without decoding it."""
+        """What is published for a seat message (its JSON ``text``): ``{"k":"out"``, the match, the seat, the
+        socket, the message's ``v`` and type, and last ``"msg":`` the text as it is, which the relay sends on
+        without decoding it (see :func:`_received`)."""
         head = {"k": "out", "m": self.match, "s": self.seat, "cid": self.cid}
         head["v"], head["t"] = message.get("v"), message.get("type")
-        return _dumps(head) + "\n" + text
+        return _dumps(head)[:-1] + ',"msg":' + text + "}"
 
 
 @dataclass
@@ -847,10 +847,16 @@ class RedisBackend(Backend):
 
 
 def _received(data: str) -> dict[str, Any]:
-    """A publication as a dict: JSON, or for a seat message a JSON header line and the message's text (kept as
-    ``text``)."""
-    head, newline, text = data.partition("\n")
-    d: dict[str, Any] = json.loads(head)
-    if newline:
-        d["text"] = text
+    """A publication as a dict. A seat message's (``{"k":"out",`` … ``"msg":`` its text ``}``) is not decoded
+    whole: its header is, and the text is kept as ``text`` (the ``msg`` key is the envelope's last; nothing in
+    the header before it can contain ``,"msg":``). An envelope from a process of an earlier version (no ``v``,
+    ``t`` in the header) has them read from the message."""
+    if not data.startswith('{"k":"out",'):
+        return json.loads(data)  # type: ignore[no-any-return]
+    at = data.index(',"msg":')
+    d: dict[str, Any] = json.loads(data[:at] + "}")
+    d["text"] = data[at + 7 : -1]
+    if "t" not in d:
+        message = json.loads(d["text"])
+        d["v"], d["t"] = message.get("v"), message.get("type")
     return d
