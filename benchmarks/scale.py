@@ -11,7 +11,8 @@ on a two-core machine it shares the cores with the servers, which understates th
 Each level reports, besides the latency, the CPU each server process used (with its bot worker), the load
 generator's CPU and its own loop lag, and the CPU the rest of the machine used meanwhile (other work, the
 database, Redis) with the load average: a level measured while the machine was busy with other work says so.
-A level is held when p99 < 100 ms and no match is lost; a set-up stops at its first level not held.
+A level is held when p99 < 100 ms and no match is lost; a set-up stops after two levels in a row not held (one
+level can be spoilt by a burst of other work), and its figure is the largest level it held.
 
 Usage: .venv/bin/python benchmarks/scale.py [--levels 200,400,600,800,1000,1200] [--seconds 30] [--think 1.0]
          [--ramp 2.0] [--warmup 30] [--db postgresql://postgres@127.0.0.1/postgres]
@@ -199,15 +200,16 @@ def main() -> None:
             for n in (1, 2):
                 s = level(setups[n], args.warmup * n, args, 10)
                 print(f"{n} process(es): warm-up, p99 {s['latency_ms']['p99']} ms (not reported)", flush=True)
-        running = {1, 2}
+        over = {1: 0, 2: 0}  # levels not held in a row
         for tables in [int(x) for x in args.levels.split(",")]:
-            for n in sorted(running):
-                s = level(setups[n], tables, args, args.seconds)
-                curves[n].append(s)
-                print(line(n, s), flush=True)
-                if s["latency_ms"]["p99"] >= 100 or s["matches_lost"]:
-                    running.discard(n)
-            if not running:
+            for n in (1, 2):
+                if over[n] < 2:
+                    s = level(setups[n], tables, args, args.seconds)
+                    curves[n].append(s)
+                    print(line(n, s), flush=True)
+                    held = s["latency_ms"]["p99"] < 100 and not s["matches_lost"]
+                    over[n] = 0 if held else over[n] + 1
+            if min(over.values()) >= 2:
                 break
     finally:
         for procs in setups.values():
