@@ -35,14 +35,20 @@ class LoadStats:
     lost: list[dict[str, Any]] = field(default_factory=list)
     """What the lost tables saw last (for diagnosis)."""
     latencies_ms: list[float] = field(default_factory=list)
+    steady_ms: list[float] = field(default_factory=list)
+    """The latencies of the actions sent while every table was playing: from 5 s after the last table
+    started (the arrivals settled) until the run's time was up (then tables leave one by one)."""
+    steady: tuple[float, float] = (0.0, 0.0)
+    """That window, in ``time.monotonic()`` seconds."""
     lag_ms: list[float] = field(default_factory=list)
     """This process's own event-loop lag, sampled every 50 ms: a latency it shows is the instrument's."""
 
     def summary(self, seconds: float, tables: int) -> dict[str, Any]:
         """The JSON summary."""
         lat = sorted(self.latencies_ms)
+        steady = sorted(self.steady_ms)
 
-        def pct(p: float) -> float:
+        def pct(p: float, lat: list[float] = lat) -> float:
             return round(lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else 0.0
 
         return {
@@ -61,6 +67,7 @@ class LoadStats:
                 "p99": pct(0.99),
                 "mean": round(statistics.fmean(lat), 2) if lat else 0,
             },
+            "steady_latency_ms": {"actions": len(steady), "p50": pct(0.5, steady), "p99": pct(0.99, steady)},
             "client_lag_ms": {
                 "p99": round(sorted(self.lag_ms)[int(0.99 * len(self.lag_ms))], 2) if self.lag_ms else 0.0,
                 "max": round(max(self.lag_ms, default=0.0), 2),
@@ -163,7 +170,10 @@ async def _table(
                         match = msg["match"]
                         stats.tables_started += 1
                     elif kind == "event" and sent_at is not None:
-                        stats.latencies_ms.append((time.monotonic() - sent_at) * 1000)
+                        ms = (time.monotonic() - sent_at) * 1000
+                        stats.latencies_ms.append(ms)
+                        if stats.steady[0] <= sent_at < stats.steady[1]:
+                            stats.steady_ms.append(ms)
                         sent_at = None
                     elif kind in ("view", "snapshot") and match is not None:
                         view = msg["view"]
@@ -233,6 +243,7 @@ async def run_load(
     rng = random.Random(seed)
     t0 = time.monotonic()
     until = t0 + seconds
+    stats.steady = (t0 + ramp + 5, until)
 
     async def watch_lag() -> None:
         loop = asyncio.get_running_loop()
