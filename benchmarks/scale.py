@@ -11,8 +11,13 @@ on a two-core machine it shares the cores with the servers, which understates th
 Each level reports, besides the latency, the CPU each server process used (with its bot worker), the load
 generator's CPU and its own loop lag, and the CPU the rest of the machine used meanwhile (other work, the
 database, Redis) with the load average: a level measured while the machine was busy with other work says so.
-A level is held when p99 < 100 ms and no match is lost; a set-up stops after two levels in a row not held (one
-level can be spoilt by a burst of other work), and its figure is the largest level it held.
+Two latencies per level: over the whole run, and steady — the actions sent while every table was playing
+(from 5 s after the last table started until the run's time was up). Table starts cost more than play (a
+guest sign-up, a session, the queue, the match, the deal: about ten ledger transactions), so the whole-run p99
+also measures how fast tables arrive (50 a second at 2 s per hundred); the steady p99 is the tables held. A
+level is held when its steady p99 < 100 ms and no match is lost; a set-up stops after two levels in a row not
+held (a burst of other work can spoil one level), and its figure is the largest level it held (the figure by
+the whole-run p99 is printed too).
 
 Usage: .venv/bin/python benchmarks/scale.py [--levels 200,400,600,800,1000,1200] [--seconds 30] [--think 1.0]
          [--ramp 2.0] [--warmup 30] [--db postgresql://postgres@127.0.0.1/postgres]
@@ -160,14 +165,19 @@ def level(
     return summary
 
 
+def held(s: dict[str, Any], key: str = "steady_latency_ms") -> bool:
+    return bool(s[key]["p99"] < 100 and s[key].get("actions", 1) and not s["matches_lost"])
+
+
 def line(n: int, s: dict[str, Any]) -> str:
-    lat, lag = s["latency_ms"], s.get("client_lag_ms", {})
-    ok = "ok" if lat["p99"] < 100 and s["matches_lost"] == 0 else "over"
+    lat, steady, lag = s["latency_ms"], s["steady_latency_ms"], s.get("client_lag_ms", {})
+    ok = "held" if held(s) else "over"
     cpu = "+".join(f"{c:.1f}" for c in s["server_cpu_s"])
     return (
         f"{n} process{'es' if n > 1 else '  '} {s['tables']:>5} tables: {s['hands_completed']:>5} hands, "
         f"{s['actions']:>6} actions, errors {s['errors']}, lost {s['matches_lost']}, "
-        f"p50 {lat['p50']:>6} ms, p99 {lat['p99']:>7} ms {ok:>4} | server CPU {cpu} s, loop lag > 50 ms "
+        f"p50 {lat['p50']:>6} ms, p99 {lat['p99']:>7} ms; steady p50 {steady['p50']:>6} ms, p99 "
+        f"{steady['p99']:>7} ms ({steady['actions']} actions) {ok} | server CPU {cpu} s, loop lag > 50 ms "
         f"{'+'.join(map(str, s['loop_lag_over_50ms']))}; load generator {s['loadgen_cpu_s']} s (its lag p99 "
         f"{lag.get('p99')} ms); rest of the machine {s['others_cpu_s']} s; over {s['wall_s']} s, "
         f"load average {s['load_average']}"
@@ -207,8 +217,7 @@ def main() -> None:
                     s = level(setups[n], tables, args, args.seconds)
                     curves[n].append(s)
                     print(line(n, s), flush=True)
-                    held = s["latency_ms"]["p99"] < 100 and not s["matches_lost"]
-                    over[n] = 0 if held else over[n] + 1
+                    over[n] = 0 if held(s) else over[n] + 1
             if min(over.values()) >= 2:
                 break
     finally:
@@ -221,11 +230,27 @@ def main() -> None:
         asyncio.run(admin(args.db, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     results: dict[str, Any] = {}
     for n in (1, 2):
-        held = [c["tables"] for c in curves[n] if c["latency_ms"]["p99"] < 100 and c["matches_lost"] == 0]
-        results[str(n)] = {"curve": curves[n], "max_tables_p99_under_100ms": max(held, default=0)}
-    one, two = results["1"]["max_tables_p99_under_100ms"], results["2"]["max_tables_p99_under_100ms"]
-    results["scaling"] = round(two / one, 2) if one else None
-    print(json.dumps({"one_process": one, "two_processes": two, "scaling": results["scaling"]}))
+        steady = [c["tables"] for c in curves[n] if held(c)]
+        whole = [c["tables"] for c in curves[n] if held(c, "latency_ms")]
+        results[str(n)] = {
+            "curve": curves[n],
+            "max_tables_steady_p99_under_100ms": max(steady, default=0),
+            "max_tables_whole_run_p99_under_100ms": max(whole, default=0),
+        }
+    for key in ("steady", "whole_run"):
+        one = results["1"][f"max_tables_{key}_p99_under_100ms"]
+        two = results["2"][f"max_tables_{key}_p99_under_100ms"]
+        results[f"scaling_{key}"] = round(two / one, 2) if one else None
+        print(
+            json.dumps(
+                {
+                    "by": f"{key} p99",
+                    "one_process": one,
+                    "two_processes": two,
+                    "scaling": results[f"scaling_{key}"],
+                }
+            )
+        )
     print(json.dumps(results))
 
 
