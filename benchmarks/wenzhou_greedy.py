@@ -27,9 +27,9 @@ import time
 from collections import Counter
 from typing import Any
 
-from erma.bots import make_bot, view_of
+from erma.bots import make_bot
 from erma.bots.greedy import GreedyBot
-from erma.game import Phase, apply_unchecked, legal_actions, new_hand
+from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.actions import WIN, Action
 from erma.game.state import GameState
 from erma.rules import RuleSet, find_ruleset
@@ -67,17 +67,18 @@ def duplicate(rules: RuleSet, walls: int, seed: str) -> dict[str, Any]:
                 b = seat_of.index(seat)
                 legal = legal_actions(state, seat)
                 t0 = time.process_time()
-                action = bots[b].choose(view_of(state, seat), legal)
+                action = bots[b].choose(seat_view(state, seat), legal)
                 cpu[b] += time.process_time() - t0
                 decisions[b] += 1
                 declined[b] += WIN in legal and action != WIN
                 apply_unchecked(state, seat, action)
-            res = state.result or {}
+            res = state.result
+            assert res is not None
             for b in (0, 1):
-                points[b] += res["deltas"][seat_of[b]]
-            diff += res["deltas"][seat_of[0]]
-            if res.get("reason") == "win":
-                wins[seat_of.index(res["winner"])][f"{res['grade']}/{res['how']}"] += 1
+                points[b] += res.deltas[seat_of[b]]
+            diff += res.deltas[seat_of[0]]
+            if res.winner is not None and res.grade is not None and res.how is not None:
+                wins[seat_of.index(res.winner)][f"{res.grade.value}/{res.how.value}"] += 1
             else:
                 draws += 1
         diffs.append(diff)
@@ -106,8 +107,9 @@ def _play_out(state: GameState, seat: int, action: Action, seed: str) -> int:
     bots = [GreedyBot(f"{seed}:0", value_sense=False), GreedyBot(f"{seed}:1", value_sense=False)]
     while state.phase is not Phase.END:
         s = state.actor
-        apply_unchecked(state, s, bots[s].choose(view_of(state, s), legal_actions(state, s)))
-    return int((state.result or {})["deltas"][seat])
+        apply_unchecked(state, s, bots[s].choose(seat_view(state, s), legal_actions(state, s)))
+    assert state.result is not None
+    return state.result.deltas[seat]
 
 
 def branches(rules: RuleSet, walls: int, seed: str) -> dict[str, Any]:
@@ -119,7 +121,7 @@ def branches(rules: RuleSet, walls: int, seed: str) -> dict[str, Any]:
         while state.phase is not Phase.END:
             seat = state.actor
             legal = legal_actions(state, seat)
-            view = view_of(state, seat)
+            view = seat_view(state, seat)
             key = f"{seed}:{w}:{i}"
             new = GreedyBot(key).choose(view, legal)
             old = GreedyBot(key, value_sense=False).choose(view, legal)

@@ -37,3 +37,7 @@ class NameTakenError(ErmaError):
 
 class InsufficientBeansError(ErmaError):
     """An account that cannot put up any beans for a hand (欢乐豆不足)."""
+
+
+class UnknownBotError(ErmaError):
+    """A bot name that no bot answers to (未知的机器人)."""

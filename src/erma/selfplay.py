@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from erma.bots import make_bot, view_of
-from erma.bots.base import Bot
-from erma.game import Phase, apply_unchecked, legal_actions, new_hand
+from erma.bots import Bot, make_bot
+from erma.game import EndReason, Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.record import to_record
 from erma.game.state import GameState
 from erma.rules import RuleSet
@@ -36,7 +35,7 @@ def play_hand(rules: RuleSet, seed: str, bots: Sequence[Bot], dealer: int | None
         seat = state.actor
         legal = legal_actions(state, seat)
         bot = bots[seat]
-        action = bot.choose(view_of(state, seat) if bot.uses_view else None, legal)  # type: ignore[arg-type]
+        action = bot.choose(seat_view(state, seat) if bot.uses_view else None, legal)  # type: ignore[arg-type]
         apply_unchecked(state, seat, action)
     return state
 
@@ -71,19 +70,19 @@ class SimStats:
         """Count one finished hand; ``seat_of_bot[i]`` is the seat bot i played."""
         self.games += 1
         self.actions += len(state.actions)
-        result = state.result or {}
+        result = state.result
+        assert result is not None, "a finished hand has a result"
         for name, n in state.counters.items():
             self.events[name] += n
-        if result.get("reason") == "win":
-            winner = result["winner"]
-            bot = seat_of_bot.index(winner)
-            self.wins[bot] += 1
-            for f in result["fans"]:
-                self.fans[f["name_zh"]] += f["count"]
+        if result.reason is EndReason.WIN:
+            assert result.winner is not None
+            self.wins[seat_of_bot.index(result.winner)] += 1
+            for f in result.fans:
+                self.fans[f.name_zh] += f.count
         else:
             self.draws += 1
         for bot, seat in enumerate(seat_of_bot):
-            self.points[bot] += result.get("deltas", [0, 0])[seat]
+            self.points[bot] += result.deltas[seat]
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary; only ``seconds`` and the per-second figures depend on timing."""

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from erma.bots import bot_names, make_bot, view_of
-from erma.errors import RuleSetError
-from erma.game import legal_actions, new_hand
+from erma.bots import bot_names, make_bot
+from erma.errors import UnknownBotError
+from erma.game import legal_actions, new_hand, seat_view
 from erma.rules import find_ruleset
 from erma.selfplay import run, wilson
 
 
 def test_make_bot() -> None:
     assert bot_names() == ["greedy", "greedy-plain", "random"]
-    with pytest.raises(RuleSetError, match="unknown bot 'smart'"):
+    with pytest.raises(UnknownBotError, match="unknown bot 'smart'"):
         make_bot("smart")
 
 
@@ -21,12 +21,12 @@ def test_bots_choose_a_legal_action() -> None:
     state = new_hand(find_ruleset("cuopai789"), "bots", dealer=0)
     legal = legal_actions(state, state.actor)
     for name in bot_names():
-        assert make_bot(name, 3).choose(view_of(state, state.actor), legal) in legal
+        assert make_bot(name, 3).choose(seat_view(state, state.actor), legal) in legal
 
 
 def test_view_of_holds_no_opponent_tiles() -> None:
     state = new_hand(find_ruleset("classic64"), "view", dealer=0)
-    view = view_of(state, 1)
+    view = seat_view(state, 1)
     assert view.counts == tuple(state.seats[1].counts)
     assert view.drawn is None  # not seat 1's turn
     # what seat 1 sees of each kind is its own tiles plus public ones only

@@ -6,12 +6,11 @@ import dataclasses
 from typing import Any
 
 from erma.analysis.tables import INC
-from erma.bots import view_of
 from erma.bots.base import BotView
 from erma.bots.greedy import GreedyBot, Wait, wz_wait, wz_wait_value
-from erma.game import Phase, apply, apply_unchecked, legal_actions, new_hand
-from erma.game import wenzhou as wz
+from erma.game import Phase, apply, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.actions import PASS, WIN, Action
+from erma.game.families import wenzhou_wins as wz
 from erma.game.state import GameState
 from erma.hand import MeldKind
 from erma.rules import RuleSet, find_ruleset
@@ -38,7 +37,7 @@ def soft_win_offered() -> tuple[GameState, BotView, list[Action]]:
     for seat, action in ((0, "discard 1z"), (1, "discard 3z"), (0, "discard 3p")):
         apply(state, seat, action)
     assert state.phase is Phase.CLAIM and state.actor == 1
-    return state, view_of(state, 1), legal_actions(state, 1)
+    return state, seat_view(state, 1), legal_actions(state, 1)
 
 
 def test_a_soft_discard_win_is_declined_early_and_taken_late() -> None:
@@ -69,7 +68,7 @@ def test_a_ready_discard_keeps_the_wait_that_wins_hard() -> None:
     r = rules()
     deck = build_wenzhou_deck(r, "rank", "13m123566789p123678s", HONOURS, flip="9p")
     state = new_hand(r, "rank", dealer=0, deck=deck)
-    view, legal = view_of(state, 0), legal_actions(state, 0)
+    view, legal = seat_view(state, 0), legal_actions(state, 0)
     assert GreedyBot(1).choose(view, legal) == Action.parse("discard 5p")
     assert GreedyBot(1, value_sense=False).choose(view, legal) == Action.parse("discard 1m")
 
@@ -121,7 +120,7 @@ def test_the_wait_shortcuts_agree_with_classify() -> None:
         while state.phase is not Phase.END:
             seat = state.actor
             legal = legal_actions(state, seat)
-            view = view_of(state, seat)
+            view = seat_view(state, seat)
             if state.phase is Phase.CLAIM:
                 got = wz_wait(view, view.key, view.size, view.jokers)
                 assert got == reference_wait(view, view.key, view.size, view.jokers), state.actions

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 from erma.game import Phase, apply, legal_actions, new_hand
-from erma.game import wenzhou as wz
+from erma.game.families import wenzhou_wins as wz
 from erma.game.state import GameState
 from erma.rules import RuleSet
 from erma.tiles import parse
@@ -52,8 +52,8 @@ def tile_multiset(state: GameState) -> Counter[int]:
         for t, n in enumerate(s.counts):
             c[t] += n
         for m in s.melds:
-            if state.caishen is not None:  # 温州: the 财神's kind in a set is played by 白板
-                c.update(wz.phys_kind(t, state.caishen) for t in m.tiles)
+            if state.wild is not None:  # 温州: the 财神's kind in a set is played by 白板
+                c.update(wz.phys_kind(t, state.wild) for t in m.tiles)
             else:
                 c.update(m.tiles)
         c.update(s.discards)
@@ -64,8 +64,10 @@ def tile_multiset(state: GameState) -> Counter[int]:
         c[state.flipped] += 1  # 温州: the flipped tile is out of play
     if state.rules.bonus_reveal_from == "reserve":
         c.update(state.revealed)
-    if state.result and state.result.get("reason") == "win" and state.result["how"] in ("discard", "rob"):
-        c.update(parse(state.result["tile"]))
+    result = state.result
+    if result is not None and result.how is not None and result.how.value in ("discard", "rob"):
+        assert result.tile is not None
+        c.update([result.tile])
     return c
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from erma.bots import make_bot, view_of
-from erma.game import apply, legal_actions
+from erma.bots import make_bot
+from erma.game import apply, legal_actions, seat_view
 from erma.game.match import Match
 from erma.game.state import Phase
 from erma.rules.ruleset import find_ruleset
@@ -30,5 +30,5 @@ def test_memo_equals_fresh_at_every_step(rules: str) -> None:
             legal.clear()  # a caller's list is its own: the memo is not changed through it
             legal = legal_actions(state, seat)
             assert legal
-            apply(state, seat, bots[seat].choose(view_of(state, seat), legal))
+            apply(state, seat, bots[seat].choose(seat_view(state, seat), legal))
     assert hits > 60

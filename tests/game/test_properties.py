@@ -89,7 +89,7 @@ def test_conservation_and_views_every_step(name: str, seed: int) -> None:
             assert_views_hide(state)
         steps += 1
     assert_views_hide(state)
-    assert state.result is not None and sum(state.result["deltas"]) == 0
+    assert state.result is not None and sum(state.result.deltas) == 0
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -99,7 +99,7 @@ def test_many_games_end_and_replay(name: str) -> None:
     reasons: Counter[str] = Counter()
     for i in range(400):
         state = play_random(rules, f"bulk:{name}:{i}", rng, check=False)
-        reasons[state.result["reason"]] += 1  # type: ignore[index]
+        reasons[state.result.reason.value] += 1  # type: ignore[union-attr]
         if i % 8 == 0:
             record = json.loads(json.dumps(to_record(state)))
             assert verify(record) == []

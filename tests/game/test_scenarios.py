@@ -9,7 +9,7 @@ import pytest
 
 from erma.bots import make_bot
 from erma.errors import IllegalActionError
-from erma.game import Phase, apply, legal_actions, new_hand
+from erma.game import EndReason, Phase, WinHow, apply, legal_actions, new_hand
 from erma.game.engine import events_for, timeout_action
 from erma.game.match import Match
 from erma.game.state import GameState
@@ -39,7 +39,8 @@ def play(state: GameState, *steps: tuple[int, str]) -> None:
 
 def fan_ids(state: GameState) -> dict[str, int]:
     assert state.result is not None
-    return {f["id"]: f["count"] for f in state.result["fans"]}
+    assert state.result is not None
+    return {f.id: f.count for f in state.result.fans}
 
 
 # --------------------------------------------------------------------------------- robbing (§1.6)
@@ -62,9 +63,9 @@ def test_robbing_an_added_kong_scores_as_self_drawn() -> None:
     assert state.phase is Phase.ROB and legal(state, 1) == ["win", "pass"]
     play(state, (1, "win"))
     result = state.result
-    assert result is not None and result["how"] == "rob" and result["winner"] == 1
+    assert result is not None and result.how is WinHow.ROB and result.winner == 1
     assert fan_ids(state) == {"fully_concealed_hand": 1, "robbing_the_kong": 1, "bonus_tiles": 1}
-    assert result["points"] == 3 and result["deltas"] == [-3, 3]
+    assert result.points == 3 and result.deltas == (-3, 3)
     assert [m.to_notation() for m in state.seats[0].melds] == ["(777s)"]  # the dealer keeps a pung
 
 
@@ -110,7 +111,7 @@ def test_riichi_auto_play_prompt_and_auto_win() -> None:
     ]  # the prompt on a winning discard
     play(state, (1, "pass"))  # declining keeps the lock; the next draw (7s) wins by itself
     assert state.phase is Phase.END and state.result is not None
-    assert state.result["how"] == "self" and state.result["winner"] == 1
+    assert state.result is not None and state.result.how is WinHow.SELF and state.result.winner == 1
     ids = fan_ids(state)
     assert ids["heavenly_ready"] == 1 and "declared_ready_concealed" not in ids  # 天听 replaces 门清报听 (C8)
     assert ids["fully_concealed_hand"] == 1
@@ -155,14 +156,15 @@ def test_haidi_success() -> None:
     assert state.phase is Phase.HAIDI and state.actor == 1 and state.wall_left == 0
     assert len(legal(state, 1)) == len(state.reserve) == 65
     play(state, (1, "pick 0"))
-    assert state.result is not None and state.result["how"] == "haidi"
+    assert state.result is not None and state.result.how is WinHow.HAIDI
     assert fan_ids(state)["last_tile_draw"] == 1
 
 
 def test_haidi_failure_is_a_draw_and_the_dealer_stays() -> None:
     state = haidi_state()
     play(state, (1, "pick 30"))
-    assert state.result is not None and state.result["reason"] == "draw" and state.result["deltas"] == [0, 0]
+    assert state.result is not None
+    assert state.result.reason is EndReason.DRAW and state.result.deltas == (0, 0)
     match = Match(cuopai(), "m")
     match.current, match.hand_no = state, 1
     match.finish_hand()
@@ -175,7 +177,7 @@ def test_haidi_nobody_declared_is_a_draw() -> None:
     state = new_hand(rules, "haidi", dealer=0, deck=deck)
     while state.phase is not Phase.END:
         apply(state, state.actor, "timeout")
-    assert state.result is not None and state.result["reason"] == "draw"
+    assert state.result is not None and state.result.reason is EndReason.DRAW
 
 
 # --------------------------------------------------------------------------------- 搓牌 (§1.9.4)
@@ -303,15 +305,15 @@ def test_dealer_rotation_after_a_win_and_a_draw() -> None:
         state = match.next_hand()
         while state.phase is not Phase.END:
             seat = state.actor
-            from erma.bots import view_of
+            from erma.game import seat_view
 
-            apply(state, seat, bots[seat].choose(view_of(state, seat), legal_actions(state, seat)))
+            apply(state, seat, bots[seat].choose(seat_view(state, seat), legal_actions(state, seat)))
         old = state.dealer
         result = state.result
         assert result is not None
         match.finish_hand()
-        if result["reason"] == "win":
-            assert match.dealer == result["winner"]
+        if result.is_win:
+            assert match.dealer == result.winner
             seen.add("win")
         else:
             assert match.dealer == old
@@ -330,7 +332,8 @@ def test_escape(name: str, over: dict[str, Any], penalty: int) -> None:
     rules = find_ruleset(name, over)
     state = new_hand(rules, "escape", dealer=0)
     apply(state, 1, "escape")  # either seat, at any time
-    assert state.result == {
+    assert state.result is not None
+    assert state.result.to_json() == {
         "reason": "escape",
         "escaper": 1,
         "points": penalty,

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from erma.game import Phase, apply, legal_actions, new_hand
-from erma.game import wenzhou as wz
-from erma.game.engine import draws_left, events_for, offered_multiplier
+from erma.game import EndReason, HandResult, Phase, WinHow, apply, legal_actions, new_hand
+from erma.game.engine import events_for, offered_multiplier
+from erma.game.families import wenzhou_wins as wz
 from erma.game.match import Match
 from erma.game.record import to_record, verify
 from erma.game.state import GameState
@@ -133,9 +133,9 @@ def legal(state: GameState, seat: int) -> list[str]:
 
 def test_flip_deal_and_views() -> None:
     state = start()
-    assert state.caishen == NINE_P and state.flipped == NINE_P
+    assert state.wild == NINE_P and state.flipped == NINE_P
     assert state.seats[0].size == 17 and state.seats[1].size == 16
-    assert state.wall_left == 102 and draws_left(state) == 86  # W11: 86 normal draws without kongs
+    assert state.wall_left == 102 and state.family.draws_left(state) == 86  # W11: 86 normal draws, no kongs
     assert tile_multiset(state) == Counter(state.rules.tile_list())
     deal = next(e for e in events_for(state, 1) if e["type"] == "deal")
     assert deal["flipped"] == "9p" and deal["caishen"] == "9p"
@@ -148,7 +148,7 @@ def test_flip_deal_and_views() -> None:
 
 def test_caishen_next_mode() -> None:
     state = start(caishen_mode="next")
-    assert state.flipped == NINE_P and state.caishen == parse_tile("1p")
+    assert state.flipped == NINE_P and state.wild == parse_tile("1p")
 
 
 def test_lone_honour_first() -> None:
@@ -182,7 +182,7 @@ def test_white_pungs_as_the_caishen_kind() -> None:
     five = parse_tile("5p")
     deck = build_wenzhou_deck(r, "wh", "123m456m789m12p3s5z6789s", "1119m234p678p12s55z34z", flip="5p")
     state = new_hand(r, "wh", dealer=0, deck=deck)
-    assert state.caishen == five
+    assert state.wild == five
     apply(state, 0, "discard 5z")  # 白板 plays as a natural 5p
     assert "pung" in legal(state, 1)
     apply(state, 1, "pung")
@@ -203,7 +203,7 @@ def test_eight_pairs_self_drawn_in_play() -> None:
     apply(state, 1, "discard 6z")
     assert state.actor == 0 and state.drawn == parse_tile("1z") and "win" in legal(state, 0)
     apply(state, 0, "win")
-    res = state.result
+    res = state.result.to_json() if state.result is not None else None
     assert res is not None and res["multiplier"] == 4 and res["fans"][0]["id"] == "hard_eight_pairs"
     assert res["deltas"] == [40, -40] and res["grade"] == "double"
     assert verify(json.loads(json.dumps(to_record(state)))) == []
@@ -215,8 +215,8 @@ def test_tianhu() -> None:
     state = new_hand(r, "th", dealer=0, deck=deck)
     assert "win" in legal(state, 0)
     apply(state, 0, "win")
-    assert state.result is not None and state.result["fans"][0]["id"] == "tianhu"
-    assert state.result["deltas"] == [40, -40]
+    assert state.result is not None and state.result.fans[0].id == "tianhu"
+    assert state.result.deltas == (40, -40)
 
 
 def test_pass_win_guo_shui() -> None:
@@ -279,7 +279,7 @@ def test_guo_shui_declined_rob_bars_no_higher_discard_win_until_the_next_draw() 
     apply(state, 1, "discard 5z")
     assert "win" in legal(state, 0)
     apply(state, 0, "win")
-    res = state.result
+    res = state.result.to_json() if state.result is not None else None
     assert res is not None and (res["multiplier"], res["grade"], res["how"]) == (1, "soft", "discard")
     assert tile_multiset(state) == Counter(state.rules.tile_list())
     assert verify(json.loads(json.dumps(to_record(state)))) == []
@@ -290,7 +290,7 @@ def test_guo_shui_a_higher_discard_win_is_offered_before_the_next_draw() -> None
     apply(state, 1, "discard 4m")  # 4m makes 234m with the 9s 归位 in 789s: ×2 > the ×1 declined
     assert "win" in legal(state, 0) and offered_multiplier(state, 0) == 2
     apply(state, 0, "win")
-    res = state.result
+    res = state.result.to_json() if state.result is not None else None
     assert res is not None and res["multiplier"] == 2 and res["fans"][0]["id"] == "no_substitute"
     assert verify(json.loads(json.dumps(to_record(state)))) == []
 
@@ -328,14 +328,15 @@ def test_maidi_phase_and_escape() -> None:
     assert state.stakes == [True, False] and state.phase is Phase.TURN and state.seats[0].size == 17
     assert tile_multiset(state) == Counter(state.rules.tile_list())
     apply(state, 1, "escape")  # m′ as if the dealer had won: b = 1 → 10 × 2 × 8
-    assert (
-        state.result is not None and state.result["points"] == 160 and state.result["deltas"] == [160, -160]
-    )
+    assert state.result is not None and state.result.points == 160 and state.result.deltas == (160, -160)
     assert verify(json.loads(json.dumps(to_record(state)))) == []
 
 
 def _end(state: GameState, result: dict[str, Any]) -> None:
-    state.result = {"deltas": [0, 0], **result}
+    winner = result.get("winner")
+    reason = EndReason(result["reason"])
+    win = {"winner": winner, "loser": 1 - winner, "how": WinHow.SELF, "tile": 0} if winner is not None else {}
+    state.result = HandResult(reason, (0, 0), hands=("", ""), **win)  # type: ignore[arg-type]
     state.phase = Phase.END
 
 
@@ -393,7 +394,7 @@ def test_three_caishen_in_play() -> None:
     state = new_hand(r, "tc", dealer=0, deck=deck)
     assert "win" in legal(state, 0)
     apply(state, 0, "win")
-    res = state.result
+    res = state.result.to_json() if state.result is not None else None
     assert res is not None and res["winner"] == 0
     assert "three_caishen" in {f["id"] for f in res["fans"]}
     assert res["deltas"][0] > 0 and sum(res["deltas"]) == 0
@@ -419,7 +420,7 @@ def test_dandiao_after_five_claims_in_play() -> None:
     apply(state, 0, "discard 3s")
     assert "win" in legal(state, 1)
     apply(state, 1, "win")
-    res = state.result
+    res = state.result.to_json() if state.result is not None else None
     assert res is not None and res["winner"] == 1
     assert "dandiao" in {f["id"] for f in res["fans"]} and res["multiplier"] == 4
     assert verify(json.loads(json.dumps(to_record(state)))) == []
@@ -441,7 +442,7 @@ def test_robbing_an_added_kong_in_play() -> None:
     apply(state, 1, "akong 1m")
     assert state.phase is Phase.ROB and sorted(legal(state, 0)) == ["pass", "win"]
     apply(state, 0, "win")
-    res = state.result
+    res = state.result.to_json() if state.result is not None else None
     assert res is not None and res["winner"] == 0 and res["how"] == "rob"
     assert [m.to_notation() for m in state.seats[1].melds] == [
         "(111m)"

@@ -9,8 +9,8 @@ import subprocess
 import sys
 import time
 
-from erma.bots import make_bot, view_of
-from erma.game import apply, legal_actions
+from erma.bots import make_bot
+from erma.game import apply, legal_actions, seat_view
 from erma.game.match import Match
 from erma.game.state import Phase
 from erma.rules.ruleset import find_ruleset
@@ -27,7 +27,7 @@ def _decisions(thinker: Thinker, rules: str, seed: str, limit: int = 60) -> list
         while state.phase is not Phase.END and len(out) < limit:
             seat = state.actor
             legal = legal_actions(state, seat)
-            action = await thinker.choose(bots[seat], f"{seed}:{len(out)}", view_of(state, seat), legal)
+            action = await thinker.choose(bots[seat], f"{seed}:{len(out)}", seat_view(state, seat), legal)
             apply(state, seat, action)
             out.append(str(action))
         return out
@@ -76,11 +76,12 @@ def test_a_decision_depends_on_its_seed_only() -> None:
     legal = legal_actions(state, seat)
 
     async def pick(seed: str) -> str:
-        return str(await thinker.choose(make_bot("random", "ignored"), seed, view_of(state, seat), legal))
+        return str(await thinker.choose(make_bot("random", "ignored"), seed, seat_view(state, seat), legal))
 
     picks = [asyncio.run(pick(f"s{i}")) for i in range(30)]
     assert picks == [asyncio.run(pick(f"s{i}")) for i in range(30)]
-    assert picks == [str(make_bot("random", f"s{i}").choose(view_of(state, seat), legal)) for i in range(30)]
+    view = seat_view(state, seat)
+    assert picks == [str(make_bot("random", f"s{i}").choose(view, legal)) for i in range(30)]
     assert len(set(picks)) > 1
 
 

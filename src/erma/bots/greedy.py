@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
-from erma.game import wenzhou as wz
 from erma.game.actions import PASS, WIN, Action, Kind
+from erma.game.families import wenzhou_wins as wz
 from erma.game.state import Phase
 from erma.hand import MeldKind
 

@@ -3,9 +3,8 @@
 Each hand's seed is ``sha256(f"{match_secret}:{hand_no}")`` so a hand's seed can be revealed after it without
 disclosing any other hand's. The first hand's dealer is drawn with the first hand's generator.
 
-温州 (RULES §3.8): the dealer's streak sets the base; a dealer who wins deals again with streak + 1, and when
-the streak would reach ``max_streak`` the dealer is drawn again by dice (the next hand's generator) with
-streak 0; a non-dealer win passes the deal (streak 0); a 流局 passes it too (``draw_passes_deal``).
+The rule family says who deals next and with what streak (温州: the dealer's streak sets the base, RULES
+§3.8); a dealer of None is drawn again by the next hand's generator.
 """
 
 from __future__ import annotations
@@ -15,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from erma.errors import IllegalActionError
-from erma.game.engine import new_hand
+from erma.game.deal import new_hand
 from erma.game.record import to_record
+from erma.game.result import EndReason
 from erma.game.state import GameState, Phase
 from erma.rules import RuleSet
 
@@ -39,7 +39,7 @@ class Match:
     prevalent_wind: int = 0
     deal_passes: int = 0
     streak: int = 0
-    """温州: the next hand's dealer streak (0 for a new dealer)."""
+    """The next hand's dealer streak (0 for a new dealer)."""
     scores: list[int] = field(default_factory=lambda: [0, 0])
     records: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
@@ -71,20 +71,14 @@ class Match:
             raise IllegalActionError("no finished hand to settle")
         result = state.result
         for s in (0, 1):
-            self.scores[s] += result["deltas"][s]
+            self.scores[s] += result.deltas[s]
         record = to_record(state, hand_no=self.hand_no)
         self.records.append(record)
         old = state.dealer
-        if result["reason"] == "escape":
+        if result.reason is EndReason.ESCAPE:
             self.over = True
-        elif self.rules.family == "wenzhou":
-            self._wenzhou_rotation(state.dealer, result)
-        elif self.rules.dealer_rotation == "alternate":
-            self.dealer = 1 - old
-        elif result["reason"] == "win":
-            self.dealer = result["winner"]
         else:
-            self.dealer = old if self.rules.draw_keeps_dealer else 1 - old
+            self.dealer, self.streak = state.family.next_dealer(self.rules, old, self.streak, result)
         if self.dealer != old and self.dealer is not None:
             self.deal_passes += 1
             if self.rules.rotate_prevalent_wind and self.deal_passes % 2 == 0:
@@ -92,15 +86,3 @@ class Match:
         if self.rules.match_hands and self.hand_no >= self.rules.match_hands:
             self.over = True
         return record
-
-    def _wenzhou_rotation(self, old: int, result: dict[str, Any]) -> None:
-        if result["reason"] == "win" and result["winner"] == old:
-            self.streak += 1
-            if self.streak >= self.rules.max_streak:
-                self.dealer, self.streak = None, 0  # seats drawn again by the next hand's dice
-            else:
-                self.dealer = old
-        elif result["reason"] == "win" or self.rules.draw_passes_deal:
-            self.dealer, self.streak = 1 - old, 0
-        else:
-            self.dealer = old

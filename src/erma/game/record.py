@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from erma.errors import ErmaError, InvalidRecordError
-from erma.game.engine import apply, new_hand, replay_events
+from erma.game.deal import new_hand
+from erma.game.events import replay_events
+from erma.game.flow import apply
 from erma.game.state import GameState
 from erma.rules import find_ruleset
 from erma.tiles import Tile, parse_tile, tile_to_mpsz
@@ -22,7 +24,10 @@ def to_mpsz_list(tiles: list[Tile] | None) -> list[str] | None:
     return None if tiles is None else [tile_to_mpsz(t) for t in tiles]
 
 
-FORMAT = "erma.record/1"
+FORMAT = "erma.record/2"
+"""The format written; version 2 names the rule family and stores the typed result's wire form."""
+FORMATS = ("erma.record/1", FORMAT)
+"""The formats read (docs/records.md: what changed between them)."""
 
 
 def to_record(state: GameState, *, hand_no: int | None = None) -> dict[str, Any]:
@@ -30,6 +35,7 @@ def to_record(state: GameState, *, hand_no: int | None = None) -> dict[str, Any]
     return {
         "format": FORMAT,
         "rules": state.rules.name,
+        "family": state.family.name,
         "options": state.rules.overrides(),
         "seed": state.seed,
         "deck": to_mpsz_list(state.deck),
@@ -39,7 +45,7 @@ def to_record(state: GameState, *, hand_no: int | None = None) -> dict[str, Any]
         "streak": state.streak,
         "actions": [[seat, text] for seat, text in state.actions],
         "events": replay_events(state.events),
-        "result": state.result,
+        "result": state.result.to_json() if state.result is not None else None,
     }
 
 
@@ -63,8 +69,10 @@ def replay(record: dict[str, Any]) -> GameState:
     """Re-play a record's actions from its rules and seed (each action checked). Raises InvalidRecordError."""
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a record is a JSON object, not {type(record).__name__}")
-    if record.get("format") != FORMAT:
-        raise InvalidRecordError(f"record: format {record.get('format')!r} is not {FORMAT!r}")
+    if record.get("format") not in FORMATS:
+        raise InvalidRecordError(
+            f"record: format {record.get('format')!r} is not one of {', '.join(FORMATS)}"
+        )
     try:
         rules = find_ruleset(_field(record, "rules", str), _field(record, "options", dict))
         dealer = record.get("dealer")
@@ -113,8 +121,9 @@ def verify(record: dict[str, Any]) -> list[str]:
                     break
             if len(recorded) != len(events):
                 problems.append(f"events: recorded {len(recorded)}, replayed {len(events)}")
-    if record.get("result") != state.result:
-        problems.append(f"result: recorded {record.get('result')!r}, replayed {state.result!r}")
+    replayed = state.result.to_json() if state.result is not None else None
+    if record.get("result") != replayed:
+        problems.append(f"result: recorded {record.get('result')!r}, replayed {replayed!r}")
     return problems
 
 

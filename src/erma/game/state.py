@@ -10,12 +10,16 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from erma.analysis.tables import INC
 from erma.hand import Meld
 from erma.rules import RuleSet
 from erma.tiles import Tile
+
+if TYPE_CHECKING:
+    from erma.game.family import Family
+    from erma.game.result import HandResult
 
 
 class Phase(enum.Enum):
@@ -133,6 +137,8 @@ class GameState:
     """One hand in progress (or finished). Build it with :func:`erma.game.engine.new_hand`."""
 
     rules: RuleSet
+    family: Family
+    """The rule family's hooks (:func:`erma.game.family.family_for` of ``rules``)."""
     seed: str
     rng: random.Random
     dealer: int
@@ -159,7 +165,8 @@ class GameState:
     drawn: Tile | None = None
     """The tile the actor just drew (None after a claim or on the dealer's first turn)."""
     draw_kind: str = ""
-    """How ``drawn`` came: normal, replacement (after a kong), flower, cuo, haidi."""
+    """How ``drawn`` came (a :class:`~erma.game.result.DrawSource` value): deal, normal, replacement (after a
+    kong), flower, cuo, haidi, claim."""
     claimed: bool = False
     """The actor's turn began with a claim (no self-draw win before a kong)."""
     last_discard: Tile | None = None
@@ -177,21 +184,21 @@ class GameState:
     exchange_order: list[int] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     actions: list[tuple[int, str]] = field(default_factory=list)
-    result: dict[str, Any] | None = None
+    result: HandResult | None = None
     counters: dict[str, int] = field(default_factory=dict)
     """How often random events happened (cuo, triplet offers and exchanges, haidi)."""
-    caishen: Tile | None = None
-    """温州: the 财神 (wild) kind; None in the other rule families and before the deal."""
+    wild: Tile | None = None
+    """The wild kind (财神) of a family that has one, once dealt; None otherwise. Read by the family only."""
     flipped: Tile | None = None
-    """温州: the flipped tile (public); out of play unless ``caishen_flip_removed`` is false."""
+    """The flipped tile that chose the wild kind (public)."""
     streak: int = 0
-    """温州: the dealer's streak (sets the base)."""
+    """The dealer's streak (a family may set the base by it)."""
     stakes: list[bool] = field(default_factory=lambda: [False, False])
-    """温州: 买底 (dealer) and 顶底 (non-dealer) as chosen."""
+    """Pre-deal stake choices of dealer and non-dealer (买底 / 顶底) as made."""
     reserve_left: int = 0
-    """温州 with ``reserve_counts_tail_draws=false``: tiles left in the tail block kept for kong draws."""
+    """Tiles left in a tail block kept for kong draws (a family option)."""
     kong_money: list[int] = field(default_factory=lambda: [0, 0])
-    """温州 ``kong_money``: points each seat has received (negative: paid) for kongs this hand."""
+    """Points each seat has received (negative: paid) for kongs this hand, where a family pays for kongs."""
     legal_memo: dict[tuple[int, int, int], list[Any]] | None = field(default=None, repr=False, compare=False)
     """Opt-in memo of :func:`~erma.game.engine.legal_actions` by (actions, events, seat): for an owner that
     changes the state only through ``apply`` (the server's tables); None (off) for everyone else."""

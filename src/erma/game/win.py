@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from erma.analysis import shapes
+from erma.game.seatview import table_copies
 from erma.game.state import GameState
 from erma.scoring import WinContext, plan_for, score
 from erma.scoring.pipeline import ScoreResult
@@ -29,6 +30,11 @@ class WinCheck:
     """What the loser pays (cap and base points applied)."""
     context: WinContext
 
+    @property
+    def multiplier(self) -> int:
+        """The standard family has no win multipliers."""
+        return 0
+
     def to_dict(self) -> dict[str, Any]:
         """The settlement's view of the win (every fan with its tiles)."""
         return {
@@ -47,16 +53,6 @@ class WinCheck:
             "fan_total": self.fan_total,
             "points": self.points,
         }
-
-
-def visible_copies(state: GameState, tile: Tile) -> int:
-    """Copies of a kind visible to everyone: in both rivers and in declared sets (concealed kongs too)."""
-    n = 0
-    for s in state.seats:
-        n += s.discards.count(tile)
-        for m in s.melds:
-            n += m.tiles.count(tile)
-    return n
 
 
 def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | None:
@@ -83,7 +79,7 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
             initial = True  # 地胡
         elif how == "discard" and seat != state.dealer and state.seats[state.dealer].discards_made == 1:
             initial = me.discards_made == 0  # 人胡
-    visible = visible_copies(state, tile) - (1 if how == "discard" else 0)
+    visible = table_copies(state, tile) - (1 if how == "discard" else 0)
     bonus = 0
     if state.bonus_kinds:
         all_tiles = [*concealed, tile, *(t for m in me.melds for t in m.tiles)]

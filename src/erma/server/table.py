@@ -18,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from erma.bots import make_bot, view_of
+from erma.bots import make_bot
 from erma.bots.base import Bot
 from erma.errors import ErmaError, IllegalActionError
 from erma.game import Phase, apply, legal_actions
@@ -27,6 +27,8 @@ from erma.game.engine import events_for
 from erma.game.hints import hints_for
 from erma.game.match import Match
 from erma.game.record import to_record
+from erma.game.result import EndReason, HandResult
+from erma.game.seatview import seat_view
 from erma.game.state import GameState
 from erma.game.view import view_for
 from erma.server import protocol as P
@@ -321,8 +323,8 @@ class Table:
         self.salt = secrets.token_hex(16)
         self.digest = deal_digest(self.salt, state.seed)
         self.unit = f"{self.id}:{self.match.hand_no}"
-        stake_points = rules.fan_cap if rules.fan_cap is not None else max(rules.escape_points, 88)
-        stake = max(stake_points, rules.escape_points) * self.room.bean_rate
+        # the most this hand can cost a seat, as the family says; the ledger holds at most the balance
+        stake = state.family.max_loss(rules, streak=state.streak) * self.room.bean_rate
         self.balances_before = await self.hub.store.balances([s.account_id for s in self.seats])
         self._log({"t": "hand", "n": self.match.hand_no, "salt": self.salt, "bb": self.balances_before})
         match_log("hand_start", self.id, hand_no=self.match.hand_no, unit=self.unit, epoch=self.epoch)
@@ -396,7 +398,7 @@ class Table:
         assert self.state is not None
         s = self.seats[seat]
         bot = self.autoplayer if autoplay or s.bot is None else s.bot
-        view = view_of(self.state, seat) if bot.uses_view else None
+        view = seat_view(self.state, seat) if bot.uses_view else None
         seed = f"{self.id}:{self.match.hand_no}:{seat}:{len(self.state.actions)}"
         return await self.hub.thinker.choose(bot, seed, view, legal)
 
@@ -533,7 +535,7 @@ class Table:
         gone = [
             i
             for i, s in enumerate(self.seats)
-            if not s.is_bot and s.conn is None and result["reason"] != "escape"
+            if not s.is_bot and s.conn is None and result.reason is not EndReason.ESCAPE
         ]
         # the decision goes into the log, stored, before any bean moves: an owner taking over from the log
         # makes the same ledger call (idempotent: the unit's one terminal transaction), never another one
@@ -542,7 +544,26 @@ class Table:
         await self.hub.backend.barrier(self)
         await self._settle(end)
 
-    def _beans(self, result: dict[str, Any], gone: list[int], balances: list[int], rate: int) -> list[int]:
+    def _forfeit(self, result: HandResult, gone: list[int]) -> tuple[int, int] | None:
+        """(seat, points) of an escape or of a seat gone at the hand's end (forfeit: the family's escape
+        penalty), or None."""
+        if result.reason is EndReason.ESCAPE:
+            assert result.escaper is not None
+            return result.escaper, result.points
+        if not gone:
+            return None
+        state = self.state
+        assert state is not None
+        points = state.family.escape_points(
+            state.rules,
+            dealer=state.dealer,
+            escaper=gone[0],
+            streak=state.streak,
+            stakes=(state.stakes[0], state.stakes[1]),
+        )
+        return gone[0], points
+
+    def _beans(self, result: HandResult, gone: list[int], balances: list[int], rate: int) -> list[int]:
         """Each seat's bean change in this hand: what the ledger moved, a payer paying at most what it staked
         (from the holdings; a bot account's balance also moves with its other tables, so no balance
         difference is used when the holdings are known)."""
@@ -551,13 +572,14 @@ class Table:
             return [after - before for after, before in zip(balances, self.balances_before, strict=True)]
         ids = [s.account_id for s in self.seats]
         out = [0, 0]
-        if result["reason"] == "escape" or gone:
-            payer = result["escaper"] if result["reason"] == "escape" else gone[0]
-            points = result["points"] if result["reason"] == "escape" else self._escape_points()
+        forfeit = self._forfeit(result, gone)
+        if forfeit is not None:
+            payer, points = forfeit
             paid = min(points * rate, held.get(ids[payer], 0))
-        elif result["reason"] == "win":
-            payer = result["loser"]
-            paid = min(result["deltas"][result["winner"]] * rate, held.get(ids[payer], 0))
+        elif result.reason is EndReason.WIN:
+            assert result.loser is not None and result.winner is not None
+            payer = result.loser
+            paid = min(result.deltas[result.winner] * rate, held.get(ids[payer], 0))
         else:
             return out
         out[payer], out[1 - payer] = -paid, paid
@@ -572,21 +594,21 @@ class Table:
         ids = [s.account_id for s in self.seats]
         gone: list[int] = end["gone"]
         store = self.hub.store
-        if result["reason"] == "escape" or gone:
-            escaper = result["escaper"] if result["reason"] == "escape" else gone[0]
-            penalty = (result["points"] if result["reason"] == "escape" else self._escape_points()) * rate
-            done = await store.forfeit(self.unit, ids[escaper], penalty)
+        forfeit = self._forfeit(result, gone)
+        if forfeit is not None:
+            escaper, points = forfeit
+            done = await store.forfeit(self.unit, ids[escaper], points * rate)
             self.over = True
             op = "forfeit"
-        elif result["reason"] == "win":
-            done = await store.settle(self.unit, {ids[i]: result["deltas"][i] * rate for i in (0, 1)})
+        elif result.reason is EndReason.WIN:
+            done = await store.settle(self.unit, {ids[i]: result.deltas[i] * rate for i in (0, 1)})
             op = "settle"
         else:
             done = await store.refund(self.unit)
             op = "refund"
         if done:
             self.hub.metrics["ledger_transactions"] += 1
-        match_log("hand_end", self.id, unit=self.unit, op=op, written=done, reason=result["reason"])
+        match_log("hand_end", self.id, unit=self.unit, op=op, written=done, reason=result.reason.value)
         balances = await store.balances(ids)
         self.balances_after = balances
         record = to_record(state, hand_no=self.match.hand_no)
@@ -604,10 +626,10 @@ class Table:
             "room": self.room.id,
             "rules": self.room.rules.name,
             "players": [s.name for s in self.seats],
-            "reason": "forfeit" if gone else result["reason"],
+            "reason": "forfeit" if gone else result.reason.value,
             "forfeited_by": self.seats[gone[0]].name if gone else None,
-            "winner": result.get("winner"),
-            "points": result.get("points", 0),
+            "winner": result.winner,
+            "points": result.points,
         }
         record_id = await store.save_record(self.unit, ids, record, summary)
         self.match.finish_hand()
@@ -621,7 +643,7 @@ class Table:
                 seat,
                 {
                     "type": "hand_end",
-                    "result": result,
+                    "result": result.to_json(),
                     "seed": state.seed,
                     "salt": self.salt,
                     "digest": self.digest,
@@ -712,10 +734,6 @@ class Table:
         for s in seats:
             s.sent_events = _events_sent(s.log)
         return table
-
-    def _escape_points(self) -> int:
-        rules = self.room.rules
-        return rules.escape_points if rules.fan_cap is None else min(rules.escape_points, rules.fan_cap)
 
     async def _between_hands(self) -> None:
         """Both seats confirm the next hand (bots at once); a person who does not leaves without penalty."""

@@ -26,7 +26,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from erma.bots.base import Bot, BotView, make_bot
+from erma.bots import Bot, BotView, make_bot
 from erma.game.actions import Action
 from erma.hand import Meld
 from erma.rules import RuleSet
@@ -38,6 +38,8 @@ _VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(BotView))
 _MELD_FIELDS = tuple(f.name for f in dataclasses.fields(Meld))
 _MELDS = tuple(i for i, n in enumerate(_VIEW_FIELDS) if n in ("melds", "opponent_melds"))
 _RULES = _VIEW_FIELDS.index("rules")
+_DROPPED = tuple(_VIEW_FIELDS.index(n) for n in ("legal", "result"))
+"""Sent apart (the legal actions, as text) or never needed by a deciding bot (the result)."""
 
 Packed = tuple[Any, ...]
 """A view as plain values: slotted dataclasses pickle through ``dataclasses.fields`` on every object, which
@@ -49,6 +51,8 @@ def _pack(view: BotView) -> Packed:
     for i in _MELDS:
         values[i] = tuple(tuple(getattr(m, n) for n in _MELD_FIELDS) for m in values[i])
     values[_RULES] = None
+    for i in _DROPPED:
+        values[i] = None
     return tuple(values)
 
 
@@ -57,6 +61,7 @@ def _unpack(values: Packed, rules: RuleSet | None) -> BotView:
     for i in _MELDS:
         v[i] = tuple(Meld(*m) for m in v[i])
     v[_RULES] = rules
+    v[_DROPPED[0]] = ()
     return BotView(*v)
 
 

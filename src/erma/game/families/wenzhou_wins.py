@@ -351,6 +351,11 @@ class WenzhouWin:
         """What the loser pays the winner."""
         return self.settlement.points
 
+    @property
+    def multiplier(self) -> int:
+        """×1 软, ×2 硬, ×4 双翻."""
+        return self.verdict.multiplier
+
     def to_dict(self) -> dict[str, Any]:
         """The result's explanation: the multiplier, why (``fans``: one entry per reason), the money."""
         s = self.settlement
@@ -374,7 +379,7 @@ class WenzhouWin:
 def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WenzhouWin | None:
     """``seat`` winning with physical ``tile`` (``self``: already in hand; ``discard``/``rob``: added)."""
     rules = state.rules
-    caishen = state.caishen
+    caishen = state.wild
     assert caishen is not None
     me = state.seats[seat]
     counts = list(me.counts)

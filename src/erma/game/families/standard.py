@@ -1,0 +1,256 @@
+"""The standard family (标准): ``cuopai789``, ``classic64``, ``wushuang128`` (RULES §0–§2).
+
+Fans from the rule set's fan table (MCR rules), a minimum fan, an optional cap and base points; 报听 locks
+a ready hand; 无双 kongs grow to eight tiles. The loser pays the winner's points; a 流局 moves nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from erma.analysis import shapes
+from erma.analysis.tables import INC
+from erma.errors import IllegalActionError
+from erma.game import deal
+from erma.game.actions import WIN, Action, Kind
+from erma.game.family import Win
+from erma.game.legal import (
+    AKONG,
+    CHOW,
+    CKONG,
+    DISCARD,
+    KONG,
+    PUNG,
+    RIICHI,
+    XKONG,
+    find_win,
+    has_wait,
+    waits_of,
+)
+from erma.game.result import EndReason, FanEntry, HandResult, WinHow
+from erma.game.settle import hands_shown
+from erma.game.state import GameState
+from erma.game.win import WinCheck, check_win
+from erma.hand import Meld, MeldKind
+from erma.rules import RuleSet
+from erma.scoring import plan_for
+from erma.tiles import Tile
+
+_NO_EXTRAS: Mapping[str, Any] = {}
+
+_INSTANCE_BOUND = 42
+"""More instances of a per-instance fan than a hand can hold (tiles, flowers and sets together)."""
+
+
+@cache
+def table_bound(table: str) -> int:
+    """An upper bound of any hand's total in a fan table: every fan, each per-instance fan as often as a
+    hand could hold it (far above any real hand; what the ledger holds when no cap is set)."""
+    rows = plan_for(table).rows.values()
+    return sum(r.value * (_INSTANCE_BOUND if r.per_instance else 1) for r in rows)
+
+
+class Standard:
+    """The hooks of the standard family."""
+
+    name = "standard"
+    multiplied = False
+
+    # ------------------------------------------------------------------------------- the deal
+
+    def start(self, state: GameState) -> None:
+        deal.deal_tiles(state)
+
+    def stake(self, state: GameState, seat: int, yes: bool) -> None:
+        raise IllegalActionError(f"{state.rules.name}: no pre-deal stakes in the standard family")
+
+    # -------------------------------------------------------------------------------- legality
+
+    def draws_left(self, state: GameState) -> int:
+        return state.wall_left
+
+    def kong_room(self, state: GameState) -> int:
+        return state.wall_left
+
+    def discard_options(self, state: GameState, seat: int) -> list[Action]:
+        me = state.seats[seat]
+        rules = state.rules
+        if me.riichi:
+            return [DISCARD[state.drawn]] if state.drawn is not None else []
+        kinds = [t for t in rules.kinds if me.counts[t]]
+        if state.claimed and not rules.same_tile_discard_after_claim and state.last_discard is not None:
+            kinds = [t for t in kinds if t != state.last_discard] or kinds
+        out = [DISCARD[t] for t in kinds]
+        if rules.declare_ready_enabled and shapes.overall(me.key, me.size) <= 0:
+            for t in kinds:
+                if has_wait(state, seat, me.key - INC[t], me.size - 1):
+                    out.append(RIICHI[t])
+        return out
+
+    def claim_options(self, state: GameState, seat: int) -> list[Action]:
+        t = state.last_discard
+        assert t is not None
+        me = state.seats[seat]
+        out: list[Action] = []
+        if (
+            not me.furiten
+            and shapes.overall(me.key + INC[t], me.size + 1) == -1
+            and find_win(state, seat, t, "discard")
+        ):
+            out.append(WIN)
+        if me.riichi or state.wall_left == 0:
+            return out
+        c = me.counts
+        if c[t] >= 3:
+            out.append(KONG)
+        if c[t] >= 2:
+            out.append(PUNG)
+        if t < 27:
+            r = t % 9
+            for start in (t - 2, t - 1, t):
+                if 0 <= start % 9 <= 6 and start // 9 == t // 9 and r - 2 <= start % 9 <= r:
+                    need = [x for x in (start, start + 1, start + 2) if x != t]
+                    if all(c[x] for x in need):
+                        out.append(CHOW[start])
+        return out
+
+    def kong_options(self, state: GameState, seat: int) -> list[Action]:
+        rules = state.rules
+        me = state.seats[seat]
+        if state.wall_left < 1:
+            return []
+        c = me.counts
+        out = [CKONG[t] for t in rules.kinds if c[t] >= 4]
+        for m in me.melds:
+            if m.kind is MeldKind.PUNG and c[m.tile]:
+                out.append(AKONG[m.tile])
+            elif rules.wushuang_kong_extension and m.is_kong and m.size < 8 and c[m.tile]:
+                out.append(XKONG[m.tile])
+        if me.riichi:
+            out = [a for a in out if _riichi_kong_ok(state, seat, a)]
+        return out
+
+    def check_win(self, state: GameState, seat: int, tile: Tile, how: str) -> Win | None:
+        return check_win(state, seat, tile, how)
+
+    def robbable(self, state: GameState, robber: int, tile: Tile, extension: bool) -> bool:
+        if extension and not state.rules.rob_extended_kong:
+            return False
+        return not state.seats[robber].furiten and find_win(state, robber, tile, "rob") is not None
+
+    # ------------------------------------------------------------------------------------ sets
+
+    def set_kind(self, state: GameState, tile: Tile) -> Tile:
+        return tile
+
+    def take_claim(self, state: GameState, seat: int, action: Action, tile: Tile) -> Meld:
+        me = state.seats[seat]
+        if action.kind is Kind.CHOW:
+            for x in (action.tile, action.tile + 1, action.tile + 2):
+                if x != tile:
+                    me.remove(x)
+            return Meld(MeldKind.CHOW, action.tile, claimed=tile)
+        if action.kind is Kind.PUNG:
+            me.remove(tile, 2)
+            return Meld(MeldKind.PUNG, tile, claimed=tile)
+        me.remove(tile, 3)
+        return Meld(MeldKind.EXPOSED_KONG, tile, claimed=tile)
+
+    def meld_text(self, state: GameState, meld: Meld) -> str:
+        return meld.to_notation()
+
+    def meld_tiles(self, state: GameState, meld: Meld) -> tuple[Tile, ...]:
+        return meld.tiles
+
+    def played(self, state: GameState, seat: int) -> tuple[tuple[int, ...], int, int]:
+        me = state.seats[seat]
+        return tuple(me.counts), me.key, 0
+
+    def on_decline(self, state: GameState, seat: int, tile: Tile, how: str) -> None:
+        return None
+
+    def on_kong(self, state: GameState, seat: int, concealed: bool) -> None:
+        return None
+
+    def on_replacement_draw(self, state: GameState) -> None:
+        return None
+
+    # ------------------------------------------------------------------------------ settlement
+
+    def settle_win(self, state: GameState, seat: int, tile: Tile, how: str, found: Win) -> HandResult:
+        assert isinstance(found, WinCheck)
+        loser = 1 - seat
+        deltas = [0, 0]
+        deltas[seat] = found.points
+        deltas[loser] = -found.points
+        fans = tuple(
+            FanEntry(f.id, f.name_zh, f.name_en, f.points, f.count, tuple(f.tiles)) for f in found.result.fans
+        )
+        return HandResult(
+            EndReason.WIN,
+            (deltas[0], deltas[1]),
+            hands=hands_shown(state),
+            winner=seat,
+            loser=loser,
+            how=WinHow(how),
+            tile=tile,
+            hand=found.context.to_notation(),
+            fans=fans,
+            fan_total=found.fan_total,
+            points=found.points,
+        )
+
+    def settle_draw(self, state: GameState) -> HandResult:
+        return HandResult(EndReason.DRAW, (0, 0), hands=hands_shown(state))
+
+    def escape_points(
+        self, rules: RuleSet, *, dealer: int, escaper: int, streak: int, stakes: tuple[bool, bool]
+    ) -> int:
+        """RULES §1.11 / §2.10: ``escape_points``, lowered to ``fan_cap`` if one is set."""
+        return rules.escape_points if rules.fan_cap is None else min(rules.escape_points, rules.fan_cap)
+
+    def max_loss(self, rules: RuleSet, *, streak: int) -> int:
+        """The cap (with bonus points above it where the cap spares them), else the table's bound."""
+        escape = self.escape_points(rules, dealer=0, escaper=0, streak=streak, stakes=(False, False))
+        bound = table_bound(rules.fan_table) + rules.mcr_base_points
+        if rules.fan_cap is not None:
+            bonus = None if rules.cap_applies_to_bonus else plan_for(rules.fan_table).rows.get("bonus_tiles")
+            extra = bonus.value * _INSTANCE_BOUND if bonus is not None else 0
+            bound = min(bound, rules.fan_cap + extra)
+        return max(escape, bound)
+
+    def next_dealer(
+        self, rules: RuleSet, dealer: int, streak: int, result: HandResult
+    ) -> tuple[int | None, int]:
+        if rules.dealer_rotation == "alternate":
+            return 1 - dealer, 0
+        if result.reason is EndReason.WIN:
+            assert result.winner is not None
+            return result.winner, 0
+        return (dealer if rules.draw_keeps_dealer else 1 - dealer), 0
+
+    # --------------------------------------------------------------------------- what a seat sees
+
+    def view_extras(self, state: GameState, seat: int) -> Mapping[str, Any]:
+        return _NO_EXTRAS
+
+    def hint_waits(self, state: GameState, seat: int) -> list[Tile] | None:
+        me = state.seats[seat]
+        return waits_of(state, seat) if shapes.overall(me.key, me.size) == 0 else None
+
+    def hint_worth(self, state: GameState, seat: int, tile: Tile, how: str) -> tuple[int, int] | None:
+        found = check_win(state, seat, tile, how)
+        return (found.points, 0) if found is not None else None
+
+
+def _riichi_kong_ok(state: GameState, seat: int, action: Action) -> bool:
+    """After 报听 a kong is allowed only with the drawn tile and only if the waits stay the same."""
+    if state.rules.kong_after_riichi == "never" or action.tile != state.drawn:
+        return False
+    me = state.seats[seat]
+    before = waits_of(state, seat, me.key - INC[action.tile], me.size - 1)
+    removed = 4 if action.kind is Kind.CONCEALED_KONG else 1
+    after_key = me.key - INC[action.tile] * removed
+    return before == waits_of(state, seat, after_key, me.size - removed) and bool(before)

@@ -1,0 +1,203 @@
+"""Legality (合法动作): the single source of what a seat may do now.
+
+:func:`legal_actions` lists every action of the seat to act; the checked :func:`erma.game.flow.apply` accepts
+nothing else. Where rule families differ (discards, claims, kongs, what wins) the family's hooks answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from erma.analysis import shapes
+from erma.analysis.tables import INC
+from erma.errors import IllegalActionError
+from erma.game.actions import PASS, WIN, Action, Kind
+from erma.game.family import Win
+from erma.game.state import GameState, Phase
+from erma.tiles import Tile
+
+DISCARD = tuple(Action(Kind.DISCARD, t) for t in range(34))
+RIICHI = tuple(Action(Kind.DISCARD, t, riichi=True) for t in range(34))
+CHOW = tuple(Action(Kind.CHOW, t) for t in range(34))
+CKONG = tuple(Action(Kind.CONCEALED_KONG, t) for t in range(34))
+AKONG = tuple(Action(Kind.ADDED_KONG, t) for t in range(34))
+XKONG = tuple(Action(Kind.EXTEND_KONG, t) for t in range(34))
+PUNG = Action(Kind.PUNG)
+KONG = Action(Kind.KONG)
+MAIDI = Action(Kind.MAIDI)
+DINGDI = Action(Kind.DINGDI)
+
+
+def waits_of(state: GameState, seat: int, key: int | None = None, n: int | None = None) -> list[Tile]:
+    """Kinds that complete ``seat``'s concealed part (3k+1) by shape, leaving out kinds whose copies it all
+    holds. ``key`` / ``n`` replace the seat's own packed key and size (a hand after a discard)."""
+    me = state.seats[seat]
+    key = me.key if key is None else key
+    n = me.size if n is None else n
+    copies = state.rules.copies
+    out = []
+    for t in state.rules.kinds:
+        held = (key >> (4 * t)) & 15
+        if held + sum(m.tiles.count(t) for m in me.melds) >= copies:
+            continue
+        if shapes.overall(key + INC[t], n + 1) == -1:
+            out.append(t)
+    return out
+
+
+def has_wait(state: GameState, seat: int, key: int, n: int) -> bool:
+    """Whether a 3k+1 concealed part (given by key and size) is ready with some kind not all held."""
+    if shapes.overall(key, n) != 0:
+        return False
+    me = state.seats[seat]
+    copies = state.rules.copies
+    for t in state.rules.kinds:
+        if shapes.overall(key + INC[t], n + 1) == -1:
+            held = (key >> (4 * t)) & 15
+            if held + sum(m.tiles.count(t) for m in me.melds) < copies:
+                return True
+    return False
+
+
+_win_cache: dict[tuple[int, int, int, Tile, str], tuple[GameState, Win | None]] = {}
+
+
+def find_win(state: GameState, seat: int, tile: Tile, how: str) -> Win | None:
+    """The family's verdict on ``seat`` winning with ``tile`` now (memoised per state step, so legality and
+    settlement agree and cost once)."""
+    cache_key = (len(state.events), len(state.actions), seat, tile, how)
+    hit = _win_cache.get(cache_key)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    found = state.family.check_win(state, seat, tile, how)
+    if len(_win_cache) > 64:
+        _win_cache.clear()
+    _win_cache[cache_key] = (state, found)
+    return found
+
+
+def pool(state: GameState) -> list[int]:
+    """Counts of each kind in the assist pool U: the reserve plus (by default) the undrawn hidden wall."""
+    c = [0] * 42
+    for t in state.reserve:
+        c[t] += 1
+    if state.rules.assist_pool == "reserve+wall":
+        for i in range(state.head, state.tail):
+            if not state.wall_public[i]:
+                c[state.wall[i]] += 1
+    return c
+
+
+def self_win_tile(state: GameState) -> Tile | None:
+    """The tile a self-drawn win is on: the drawn tile, or (dealer's first turn after an exchange gave the
+    14th tile back) the highest tile held."""
+    if state.drawn is not None:
+        return state.drawn
+    if state.claimed:
+        return None
+    counts = state.seats[state.actor].counts
+    return max((t for t in range(34) if counts[t]), default=None)
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (empty if it is not their decision). Escape and timeout are
+    always accepted by :func:`~erma.game.flow.apply` and are not listed."""
+    if state.phase is Phase.END or seat != state.actor:
+        return []
+    memo = state.legal_memo
+    if memo is None:
+        return _legal(state, seat)
+    key = (len(state.actions), len(state.events), seat)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= 8:
+            memo.clear()
+        found = memo[key] = _legal(state, seat)
+    return list(found)
+
+
+def _legal(state: GameState, seat: int) -> list[Action]:
+    me = state.seats[seat]
+    ph = state.phase
+    family = state.family
+    if ph is Phase.TURN:
+        out: list[Action] = []
+        tile = self_win_tile(state)
+        if not state.claimed and tile is not None and find_win(state, seat, tile, "self") is not None:
+            out.append(WIN)
+        out.extend(family.kong_options(state, seat))
+        out.extend(family.discard_options(state, seat))
+        return out
+    if ph is Phase.CLAIM:
+        return [*family.claim_options(state, seat), PASS]
+    if ph is Phase.ROB:
+        return [WIN, PASS]
+    if ph is Phase.MAIDI:
+        return [MAIDI, PASS]
+    if ph is Phase.DINGDI:
+        return [DINGDI, PASS]
+    if ph is Phase.EXCHANGE:
+        rules = state.rules
+        room = min(
+            len(state.reserve), rules.start_exchange_max if rules.start_exchange_max is not None else 99
+        )
+        out = [Action(Kind.EXCHANGE)]
+        if len(me.selected) < room:
+            out += [Action(Kind.SELECT, t) for t in rules.kinds if me.counts[t] > me.selected.count(t)]
+        return out
+    if ph is Phase.TRIPLET:
+        kinds = [t for t in state.rules.kinds for _ in range(min(3, me.counts[t]))]
+        combos = sorted(set(itertools.combinations(kinds, 3)))
+        return [PASS, *(Action(Kind.ACCEPT, tiles=c) for c in combos)]
+    if ph is Phase.CUO:
+        return [PASS, *(Action(Kind.CUO, t) for t in cuo_kinds(state, seat))]
+    if ph is Phase.HAIDI:
+        return [Action(Kind.PICK, index=i) for i in range(len(state.reserve))]
+    return []
+
+
+def cuo_kinds(state: GameState, seat: int) -> list[Tile]:
+    """搓牌: the kinds ``seat`` is offered (kinds with a copy in the assist pool)."""
+    p = pool(state)
+    return [t for t in state.rules.kinds if p[t]]
+
+
+def offered_multiplier(state: GameState, seat: int) -> int:
+    """The multiplier (温州 1, 2, 4) of the win ``seat`` could declare now — on the drawn tile, the discard
+    or the added-kong tile — or 0 if none (and in families without multipliers). Whether a 过水 limit allows
+    it is :func:`legal_actions`' say; this is what the seat knows of its own win (bots weigh it)."""
+    if seat != state.actor:
+        return 0
+    ph = state.phase
+    found: Win | None = None
+    if ph is Phase.TURN:
+        tile = self_win_tile(state)
+        found = find_win(state, seat, tile, "self") if tile is not None and not state.claimed else None
+    elif ph is Phase.CLAIM and state.last_discard is not None:
+        found = find_win(state, seat, state.last_discard, "discard")
+    elif ph is Phase.ROB and state.pending_kong is not None:
+        found = find_win(state, seat, state.pending_kong[1], "rob")
+    return found.multiplier if found is not None else 0
+
+
+def timeout_action(state: GameState, seat: int) -> Action:
+    """The default for a seat whose clock ran out (RULES §5.3 ``tsumogiri``): take a legal win, pass
+    claims, no kong, no 报听, discard the drawn tile if legal (else the highest-index legal discard),
+    decline offers, exchange nothing, pick a random reserve position."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise IllegalActionError(f"timeout: seat {seat} has no decision in phase {state.phase.value}")
+    if WIN in legal:
+        return WIN
+    ph = state.phase
+    if ph is Phase.TURN:
+        plain = [a for a in legal if a.kind is Kind.DISCARD and not a.riichi]
+        for a in plain:
+            if a.tile == state.drawn:
+                return a
+        return max(plain, key=lambda a: a.tile)
+    if ph is Phase.EXCHANGE:
+        return Action(Kind.EXCHANGE)
+    if ph is Phase.HAIDI:
+        return Action(Kind.PICK, index=state.rng.randrange(len(state.reserve)))
+    return PASS

@@ -1,0 +1,258 @@
+"""The seat view (视角): everything one seat may know, and nothing more, as one frozen typed value.
+
+:func:`seat_view` builds it in one place; the wire (:meth:`SeatView.to_json`), the bots, the hints and any
+later consumer read it. It never holds the opponent's concealed tiles, the wall order or the reserve, except
+what a rule shows that seat: the revealed bonus tiles, the kinds offered to it for 搓牌, the triplet offered
+to it. The opponent's private decisions do not show either: while the opponent decides something only it
+was offered (a claim, a robbing chance, 搓牌, a triplet offer), this seat sees the opponent's turn. At the
+end of the hand the result shows both hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from erma.game.actions import Action
+from erma.game.legal import cuo_kinds, legal_actions, offered_multiplier
+from erma.game.result import HandResult
+from erma.game.state import GameState, Phase
+from erma.hand import Meld
+from erma.rules import RuleSet
+from erma.tiles import Tile, tile_to_mpsz, to_mpsz
+
+HIDDEN_PHASES = frozenset({Phase.CLAIM, Phase.ROB, Phase.CUO, Phase.TRIPLET})
+"""Decisions only the deciding seat learns it has: the other seat sees the decider's turn instead."""
+
+
+def visible_counts(state: GameState, seat: int) -> list[int]:
+    """Copies of each kind (0–41) ``seat`` can see: its own tiles and sets, both rivers, the opponent's open
+    sets (a concealed kong's kind stays hidden), the revealed tiles."""
+    me = state.seats[seat]
+    seen = list(me.counts) + [0] * 8
+    for s in state.seats:
+        for t in s.discards:
+            seen[t] += 1
+    kind = state.family.meld_tiles
+    for i, s in enumerate(state.seats):
+        for m in s.melds:
+            if i == seat or not m.is_concealed:
+                for t in kind(state, m):
+                    seen[t] += 1
+    for t in state.revealed:
+        seen[t] += 1
+    return seen
+
+
+def table_copies(state: GameState, tile: Tile) -> int:
+    """Copies of a kind on the table: in both rivers and in declared sets, concealed kongs included (the
+    count 和绝张 reads)."""
+    n = 0
+    for s in state.seats:
+        n += s.discards.count(tile)
+        for m in s.melds:
+            n += m.tiles.count(tile)
+    return n
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may know now. Tiles are kinds (ints); counts are 34 long."""
+
+    seat: int
+    rules: RuleSet
+    phase: Phase
+    """The phase as this seat may know it (an opponent's hidden decision shows as its turn)."""
+    actor: int
+    """Who is to act, as this seat may know it."""
+    dealer: int
+    prevalent_wind: int
+    seat_winds: tuple[int, int]
+    hand: tuple[int, ...]
+    """Own concealed tiles by kind, as held (physical tiles)."""
+    drawn: Tile | None
+    """The tile this seat just drew, on its own turn."""
+    melds: tuple[Meld, ...]
+    """Own declared sets (concealed kongs included)."""
+    opponent_melds: tuple[Meld, ...]
+    """The opponent's open sets (its concealed kongs only as ``meld_texts`` until the hand ends)."""
+    meld_texts: tuple[tuple[str, ...], tuple[str, ...]]
+    """Both seats' sets as the table shows them (``[4?]`` for a concealed kong of the opponent)."""
+    discards: tuple[tuple[Tile, ...], tuple[Tile, ...]]
+    flowers: tuple[tuple[Tile, ...], tuple[Tile, ...]]
+    riichi: tuple[bool, bool]
+    opponent_hand_count: int
+    wall_left: int
+    draws_left: int
+    """Normal draws left before the 流局 (the family's count)."""
+    reserve_count: int
+    revealed: tuple[Tile, ...]
+    bonus_kinds: tuple[Tile, ...]
+    last_discard: Tile | None
+    version: int
+    """The number of events so far (the stream position the view matches)."""
+    legal: tuple[Action, ...]
+    visible: tuple[int, ...]
+    """Copies of each kind this seat can see (own hand and sets, both rivers, open sets, revealed tiles)."""
+    offer: Tile | None
+    """The kind of a triplet offered to this seat."""
+    selected: tuple[Tile, ...]
+    """Tiles this seat marked in the start exchange."""
+    cuo_kinds: tuple[Tile, ...]
+    """Kinds this seat may choose in a 搓牌 offer."""
+    win_multiplier: int
+    """The multiplier (温州 1, 2, 4) of the win this seat could declare now; 0 if none or no multipliers."""
+    result: HandResult | None
+    extras: Mapping[str, Any]
+    """The family's public facts (wire form): 温州's 财神, flipped tile, streak, base, 买底 / 顶底."""
+    wild: Tile | None
+    """The wild kind (财神), if the family has one and it is dealt."""
+    counts: tuple[int, ...]
+    """Own concealed tiles as played: with a wild kind, wilds left out and 白板 as the wild's kind."""
+    key: int
+    """The packed key of ``counts`` (see erma.analysis.tables)."""
+    jokers: int
+    """Wild tiles held."""
+    size: int
+    """Own concealed tiles, wilds included."""
+
+    # ------------------------------------------------------------------- conveniences for bots
+
+    @property
+    def copies(self) -> int:
+        """Copies of each kind in the set."""
+        return self.rules.copies
+
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """The kinds in play."""
+        return self.rules.kinds
+
+    @property
+    def four_as_two(self) -> bool:
+        """Four of a kind may make two pairs (八对)."""
+        return self.rules.four_of_kind_counts_as_two_pairs
+
+    @property
+    def caishen(self) -> Tile | None:
+        """温州's name for the wild kind."""
+        return self.wild
+
+    def unseen(self, tile: Tile) -> int:
+        """Copies of a (physical) kind this seat has not seen (the most that can still come)."""
+        return max(0, self.rules.copies - self.visible[tile])
+
+    def play(self, tile: Tile) -> Tile:
+        """How a physical tile plays: −1 for a wild, 白板 as the wild's kind; itself without wilds."""
+        wild = self.wild
+        if wild is None:
+            return tile
+        if tile == wild:
+            return -1
+        return wild if tile == 31 else tile
+
+    # --------------------------------------------------------------------------------- the wire
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as the protocol sends it (docs/protocol.md)."""
+        t = tile_to_mpsz
+        out: dict[str, Any] = {
+            "seat": self.seat,
+            "rules": self.rules.name,
+            "phase": self.phase.value,
+            "actor": self.actor,
+            "dealer": self.dealer,
+            "prevalent_wind": self.prevalent_wind,
+            "seat_winds": list(self.seat_winds),
+            "hand": to_mpsz([k for k, n in enumerate(self.hand) for _ in range(n)]),
+            "drawn": t(self.drawn) if self.drawn is not None else None,
+            "melds": [list(self.meld_texts[0]), list(self.meld_texts[1])],
+            "discards": [[t(x) for x in river] for river in self.discards],
+            "flowers": [[t(x) for x in f] for f in self.flowers],
+            "riichi": list(self.riichi),
+            "opponent_hand_count": self.opponent_hand_count,
+            "wall": self.wall_left,
+            "reserve": self.reserve_count,
+            "revealed": [t(x) for x in self.revealed],
+            "bonus_kinds": [t(x) for x in self.bonus_kinds],
+            "last_discard": t(self.last_discard) if self.last_discard is not None else None,
+            "version": self.version,
+            "legal": [a.to_str() for a in self.legal],
+        }
+        out.update(self.extras)
+        if self.offer is not None:
+            out["offer"] = t(self.offer)
+        if self.phase is Phase.EXCHANGE and self.actor == self.seat:
+            out["selected"] = to_mpsz(list(self.selected))
+        if self.phase is Phase.CUO and self.actor == self.seat:
+            out["cuo_kinds"] = [t(x) for x in self.cuo_kinds]
+        if self.result is not None:
+            out["result"] = self.result.to_json()
+        return out
+
+
+def seen_phase(state: GameState, seat: int) -> tuple[Phase, int]:
+    """(phase, actor) as ``seat`` may know them: an opponent's hidden decision shows as its turn."""
+    if state.actor != seat and state.phase in HIDDEN_PHASES:
+        return Phase.TURN, state.actor
+    return state.phase, state.actor
+
+
+def seat_view(state: GameState, seat: int) -> SeatView:
+    """Everything ``seat`` may know now."""
+    me = state.seats[seat]
+    opp = state.seats[1 - seat]
+    family = state.family
+    ended = state.phase is Phase.END
+    texts = []
+    for owner in (0, 1):
+        row = []
+        for m in state.seats[owner].melds:
+            if m.is_concealed and owner != seat and not ended:
+                row.append(f"[{m.size}?]")  # a concealed kong: its kind stays hidden until the hand ends
+            else:
+                row.append(family.meld_text(state, m))
+        texts.append(tuple(row))
+    acting = state.actor == seat
+    phase, actor = seen_phase(state, seat)
+    legal = tuple(legal_actions(state, seat))
+    counts, key, jokers = family.played(state, seat)
+    return SeatView(
+        seat=seat,
+        rules=state.rules,
+        phase=phase,
+        actor=actor,
+        dealer=state.dealer,
+        prevalent_wind=state.prevalent_wind,
+        seat_winds=(state.seat_wind(0), state.seat_wind(1)),
+        hand=tuple(me.counts),
+        drawn=state.drawn if acting else None,
+        melds=tuple(me.melds),
+        opponent_melds=tuple(m for m in opp.melds if not m.is_concealed or ended),
+        meld_texts=(texts[0], texts[1]),
+        discards=(tuple(state.seats[0].discards), tuple(state.seats[1].discards)),
+        flowers=(tuple(state.seats[0].flowers), tuple(state.seats[1].flowers)),
+        riichi=(state.seats[0].riichi, state.seats[1].riichi),
+        opponent_hand_count=opp.size,
+        wall_left=state.wall_left,
+        draws_left=max(0, family.draws_left(state)),
+        reserve_count=len(state.reserve),
+        revealed=tuple(state.revealed),
+        bonus_kinds=tuple(state.bonus_kinds),
+        last_discard=state.last_discard,
+        version=len(state.events),
+        legal=legal,
+        visible=tuple(visible_counts(state, seat)[:34]),
+        offer=state.offer if acting and state.phase is Phase.TRIPLET else None,
+        selected=tuple(me.selected) if acting and state.phase is Phase.EXCHANGE else (),
+        cuo_kinds=tuple(cuo_kinds(state, seat)) if acting and state.phase is Phase.CUO else (),
+        win_multiplier=offered_multiplier(state, seat),
+        result=state.result,
+        extras=family.view_extras(state, seat),
+        wild=state.wild,
+        counts=counts,
+        key=key,
+        jokers=jokers,
+        size=me.size,
+    )
