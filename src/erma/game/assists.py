@@ -29,12 +29,20 @@ def exchange(state: GameState, seat: int) -> None:
         state.reserve[p] = t
     for t in chosen:
         me.remove(t)
+    flowers = [t for t in got if t >= 34]
     for t in got:
-        me.add(t)
+        if t < 34:
+            me.add(t)
     me.exchanged = True
     if chosen:
         state.counters["exchange"] += 1
     state.emit("exchange", seat, {"count": len(chosen)}, {"gave": to_mpsz(chosen), "got": to_mpsz(got)}, seat)
+    for f in flowers:  # a flower from the reserve is shown and replaced from the tail (补花)
+        me.flowers.append(f)
+        state.emit("flower", seat, {"tile": tile_to_mpsz(f)})
+        state.counters["flower"] += 1
+        if not flow.replace_flower(state, seat):
+            return
     if seat == state.dealer and state.drawn is not None and not me.counts[state.drawn]:
         state.drawn = None
     state.exchange_order.pop(0)
@@ -186,16 +194,19 @@ def haidi_pick(state: GameState, seat: int, index: int) -> None:
     """Pick reserve position ``index``: a win if it completes the hand, else the next pick or the 流局."""
     t = state.reserve[index]
     me = state.seats[seat]
-    me.add(t)
-    state.drawn = t
-    state.draw_kind = "haidi"
-    found = find_win(state, seat, t, "haidi")
+    found = None
+    if t < 34:  # (a flower picked completes nothing)
+        me.add(t)
+        state.drawn = t
+        state.draw_kind = "haidi"
+        found = find_win(state, seat, t, "haidi")
     state.emit("haidi_pick", seat, {"index": index, "tile": tile_to_mpsz(t), "wins": found is not None})
     if found is not None:
         state.reserve.pop(index)
         settle.finish_win(state, seat, t, "haidi", found)
         return
-    me.remove(t)
+    if t < 34:
+        me.remove(t)
     state.drawn = None
     state.haidi_picks_left -= 1
     if state.haidi_picks_left > 0 and len(state.reserve) > 1:

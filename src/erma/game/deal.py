@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from erma.errors import IllegalActionError
-from erma.game import flow, settle
+from erma.game import flow
 from erma.game.family import family_for
 from erma.game.state import GameState, Phase, Seat
 from erma.rules import RuleSet
@@ -164,7 +164,7 @@ def deal_tiles(state: GameState) -> None:
         for f in list(seats[s].flowers):
             state.emit("flower", s, {"tile": tile_to_mpsz(f)})
             state.counters["flower"] += 1
-            if not _replace_flower_at_deal(state, s):
+            if not flow.replace_flower(state, s):
                 return
     last = dealt[dealer][-1]
     state.drawn = last if last < 34 and seats[dealer].counts[last] else None
@@ -175,20 +175,3 @@ def deal_tiles(state: GameState) -> None:
         state.actor = dealer
     else:
         flow.enter_turn(state, dealer, after_draw=False)
-
-
-def _replace_flower_at_deal(state: GameState, seat: int) -> bool:
-    while True:
-        if state.wall_left == 0:
-            settle.draw_end(state)
-            return False
-        state.tail -= 1
-        t = state.wall[state.tail]
-        if t >= 34:
-            state.seats[seat].flowers.append(t)
-            state.emit("flower", seat, {"tile": tile_to_mpsz(t)})
-            state.counters["flower"] += 1
-            continue
-        state.seats[seat].add(t)
-        state.emit("draw", seat, {"from": "tail"}, {"tile": tile_to_mpsz(t)}, seat)
-        return True

@@ -319,3 +319,22 @@ def _declare_win(state: GameState, seat: int) -> None:
         state.pending_kong = None
     assert found is not None
     settle.finish_win(state, seat, tile, how, found)
+
+
+def replace_flower(state: GameState, seat: int) -> bool:
+    """补花 outside a turn (after the deal or an exchange): draw from the tail until a non-flower comes;
+    False (and a 流局) if the wall runs out first."""
+    while True:
+        if state.wall_left == 0:
+            settle.draw_end(state)
+            return False
+        state.tail -= 1
+        t = state.wall[state.tail]
+        if t >= 34:
+            state.seats[seat].flowers.append(t)
+            state.emit("flower", seat, {"tile": tile_to_mpsz(t)})
+            state.counters["flower"] += 1
+            continue
+        state.seats[seat].add(t)
+        state.emit("draw", seat, {"from": "tail"}, {"tile": tile_to_mpsz(t)}, seat)
+        return True

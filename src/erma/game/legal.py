@@ -180,6 +180,15 @@ def offered_multiplier(state: GameState, seat: int) -> int:
     return found.multiplier if found is not None else 0
 
 
+def stand_in_actions(legal: list[Action]) -> list[Action]:
+    """What a stand-in (auto-play, RULES §5.3 ``greedy``) may choose for a person: never 报听 (the plain
+    discard of the same tile instead), never a triplet offer accepted, never 买底 / 顶底 taken."""
+    plain = {a.tile for a in legal if a.kind is Kind.DISCARD and not a.riichi}
+    out = [a for a in legal if not a.riichi and a.kind not in (Kind.ACCEPT, Kind.MAIDI, Kind.DINGDI)]
+    out += [DISCARD[a.tile] for a in legal if a.riichi and a.tile not in plain]
+    return out or legal
+
+
 def timeout_action(state: GameState, seat: int) -> Action:
     """The default for a seat whose clock ran out (RULES §5.3 ``tsumogiri``): take a legal win, pass
     claims, no kong, no 报听, discard the drawn tile if legal (else the highest-index legal discard),

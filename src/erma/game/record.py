@@ -65,14 +65,48 @@ def _streak(record: dict[str, Any]) -> int:
     return streak
 
 
-def replay(record: dict[str, Any]) -> GameState:
-    """Re-play a record's actions from its rules and seed (each action checked). Raises InvalidRecordError."""
+_V1_PRESETS = {"classic64": {"first_dealer": "random"}, "wushuang128": {"first_dealer": "random"}}
+"""What format-1 records' presets were that format 2's are not (the first dealer by a coin, not dice)."""
+
+
+def upgrade(record: dict[str, Any]) -> dict[str, Any]:
+    """A record in the current format: a format-1 record gets its preset's old options made explicit, and
+    its 温州 wins lose the 软牌 entry format 1 listed beside every reason (format 2 lists 软牌 only for a soft
+    win, so the label matches the grade). Other records come back unchanged."""
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a record is a JSON object, not {type(record).__name__}")
     if record.get("format") not in FORMATS:
         raise InvalidRecordError(
             f"record: format {record.get('format')!r} is not one of {', '.join(FORMATS)}"
         )
+    if record["format"] == FORMAT:
+        return record
+    out = dict(record, format=FORMAT)
+    options = record.get("options")
+    if isinstance(options, dict):
+        out["options"] = {**_V1_PRESETS.get(str(record.get("rules")), {}), **options}
+    events = record.get("events")
+    if isinstance(events, list):
+        out["events"] = [
+            _drop_soft(e) if isinstance(e, dict) and e.get("type") == "win" else e for e in events
+        ]
+    result = record.get("result")
+    out["result"] = (
+        _drop_soft(result) if isinstance(result, dict) and result.get("reason") == "win" else result
+    )
+    return out
+
+
+def _drop_soft(win: dict[str, Any]) -> dict[str, Any]:
+    fans = win.get("fans")
+    if win.get("grade") in (None, "soft") or not isinstance(fans, list):
+        return win
+    return dict(win, fans=[f for f in fans if not (isinstance(f, dict) and f.get("id") == "soft")])
+
+
+def replay(record: dict[str, Any]) -> GameState:
+    """Re-play a record's actions from its rules and seed (each action checked). Raises InvalidRecordError."""
+    record = upgrade(record)
     try:
         rules = find_ruleset(_field(record, "rules", str), _field(record, "options", dict))
         dealer = record.get("dealer")
@@ -107,6 +141,7 @@ def replay(record: dict[str, Any]) -> GameState:
 
 def verify(record: dict[str, Any]) -> list[str]:
     """Replay a record and list every difference from what it says (empty: it reproduces exactly)."""
+    record = upgrade(record)
     state = replay(record)
     problems = []
     events = replay_events(state.events)

@@ -196,7 +196,6 @@ class RuleSet:
     disconnect_grace_s: float | None = field(
         default=None, metadata={"range": (0.0, 86400.0), "nullable": True}
     )
-    bean_rate: int = field(default=1, metadata={"range": (0, 10**9)})
     cap_by_balance: bool = True
     cap_by_winner_balance: bool = False
     escape_share_weights: str = field(default="equal", metadata=_choice("equal"))
@@ -228,9 +227,41 @@ class RuleSet:
 
 _FIELDS = {f.name: f for f in fields(RuleSet)}
 
+_NAMES = [f.name for f in fields(RuleSet)]
+_WENZHOU_KEYS = frozenset(_NAMES[_NAMES.index("caishen_mode") : _NAMES.index("escape_penalty") + 1])
+"""RULES §3.10: the 温州 family's keys."""
+_STANDARD_KEYS = frozenset(
+    [
+        *_NAMES[_NAMES.index("same_tile_discard_after_claim") : _NAMES.index("inplay_includes_deal") + 1],
+        *_NAMES[_NAMES.index("dealer_rotation") : _NAMES.index("escape_points") + 1],
+        "flowers",
+    ]
+)
+"""RULES §0.10, §1.13, §2.12 keys that only the standard family reads (温州 has its own claims, deal, dealer
+rotation and settlement)."""
+FAMILY_KEYS: dict[str, frozenset[str]] = {"standard": _STANDARD_KEYS, "wenzhou": _WENZHOU_KEYS}
+"""The keys each family reads beyond the common ones (a key of another family is refused)."""
+
+_FIXED: dict[str, str] = {
+    "family": "the family is the preset's (cuopai789, classic64, wushuang128: standard; wenzhou2p: 温州)",
+    "hand_size": "the hand size is the family's (13 standard, 16 温州)",
+    "robbing_kong_only_added": "only added (and extended) kongs can be robbed: must stay true",
+    "extension_counts_as_kong": "a 无双 kong's extension never counts as another kong: must stay false",
+    "settle_each_hand": "every hand is settled when it ends: must stay true",
+    "cap_by_balance": "a payer never pays more than their balance (no negative balances): must stay true",
+    "cap_by_winner_balance": "a winner's receipts are not capped by their own balance: must stay false",
+    "escape_share_weights": "with two players the other player receives the whole escape penalty",
+    "disconnect_grace_s": "the grace window lasts until the hand ends (null); seconds are not supported",
+}
+"""Keys of RULES whose other values erma does not play; overriding them is refused with the reason."""
+
 
 def _check(preset: str, key: str, value: Any) -> Any:
     f = _FIELDS.get(key)
+    if key == "bean_rate":
+        raise RuleSetError(
+            f"rule set {preset!r}: bean_rate is a room setting (rooms.toml), not a rule option"
+        )
     if f is None or key == "name":
         known = ", ".join(sorted(k for k in _FIELDS if k != "name"))
         raise RuleSetError(f"rule set {preset!r}: unknown option {key!r} (options: {known})")
@@ -318,8 +349,10 @@ PRESETS: dict[str, RuleSet] = {
         min_fan=1,
         escape_points=13,
     ),
-    "classic64": _make("classic64", tile_set="wan_honors"),
-    "wushuang128": _make("wushuang128", tile_set="wan_honors", copies=8, wushuang_kong_extension=True),
+    "classic64": _make("classic64", tile_set="wan_honors", first_dealer="dice"),
+    "wushuang128": _make(
+        "wushuang128", tile_set="wan_honors", copies=8, wushuang_kong_extension=True, first_dealer="dice"
+    ),
     "wenzhou2p": _make(
         "wenzhou2p",
         family="wenzhou",
@@ -343,5 +376,14 @@ def find_ruleset(name: str, overrides: Mapping[str, Any] | None = None, **more: 
     if base is None:
         raise RuleSetError(f"unknown rule set {name!r}; presets are {', '.join(preset_names())}")
     changes = {**(overrides or {}), **more}
+    for key in changes:
+        if key in _FIXED:
+            raise RuleSetError(f"rule set {name!r}: option {key} cannot be set: {_FIXED[key]}")
+        other = next((fam for fam, keys in FAMILY_KEYS.items() if key in keys and fam != base.family), None)
+        if other is not None:
+            raise RuleSetError(
+                f"rule set {name!r}: option {key} belongs to the {other} family; {name} plays the "
+                f"{base.family} family"
+            )
     checked: dict[str, Any] = {k: _check(name, k, v) for k, v in changes.items()}
     return dataclasses.replace(base, **checked)

@@ -25,6 +25,7 @@ from erma.game import Phase, apply, legal_actions
 from erma.game.actions import Action, Kind
 from erma.game.engine import events_for
 from erma.game.hints import hints_for
+from erma.game.legal import stand_in_actions
 from erma.game.match import Match
 from erma.game.record import to_record
 from erma.game.result import EndReason, HandResult
@@ -394,9 +395,15 @@ class Table:
         self._flush()
 
     async def _think(self, seat: int, legal: list[Action], autoplay: bool = False) -> Action:
-        """The seat's bot (or auto-play) chooses, in the hub's thinker (off the event loop)."""
+        """The seat's bot (or auto-play) chooses, in the hub's thinker (off the event loop). A stand-in for a
+        person (auto-play, a timeout) follows ``autoplay_policy`` and never takes a choice RULES §5.3 leaves
+        to the person (报听, a triplet offer, 买底 / 顶底)."""
         assert self.state is not None
         s = self.seats[seat]
+        if autoplay or s.bot is None:
+            if self.room.rules.autoplay_policy == "tsumogiri":
+                return Action(Kind.TIMEOUT)
+            legal = stand_in_actions(legal)
         bot = self.autoplayer if autoplay or s.bot is None else s.bot
         view = seat_view(self.state, seat) if bot.uses_view else None
         seed = f"{self.id}:{self.match.hand_no}:{seat}:{len(self.state.actions)}"

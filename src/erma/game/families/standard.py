@@ -85,7 +85,7 @@ class Standard:
         out = [DISCARD[t] for t in kinds]
         if rules.declare_ready_enabled and shapes.overall(me.key, me.size) <= 0:
             for t in kinds:
-                if has_wait(state, seat, me.key - INC[t], me.size - 1):
+                if has_wait(state, seat, me.key - INC[t], me.size - 1) and _scorable_wait(state, seat, t):
                     out.append(RIICHI[t])
         return out
 
@@ -243,6 +243,28 @@ class Standard:
     def hint_worth(self, state: GameState, seat: int, tile: Tile, how: str) -> tuple[int, int] | None:
         found = check_win(state, seat, tile, how)
         return (found.points, 0) if found is not None else None
+
+
+def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:
+    """Whether, after discarding ``discard`` and declaring ready, some wait wins by the room's fan table
+    (a shape the table cannot score, such as 组合龙 in ``cuopai13``, or fans below the minimum, would lock
+    a hand that throws its own winning tile away). The state is put back as it was."""
+    me = state.seats[seat]
+    declared = me.riichi
+    me.remove(discard)
+    me.riichi = True
+    try:
+        for w in waits_of(state, seat):
+            me.add(w)
+            try:
+                if check_win(state, seat, w, "self") is not None:
+                    return True
+            finally:
+                me.remove(w)
+        return False
+    finally:
+        me.riichi = declared
+        me.add(discard)
 
 
 def _riichi_kong_ok(state: GameState, seat: int, action: Action) -> bool:

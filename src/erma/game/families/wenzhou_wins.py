@@ -236,7 +236,8 @@ def classify(
         found.append(("three_caishen_no_shape", rules.three_caishen_no_shape_mult, (cs, cs, cs)))
     if eight and not nat_eight:
         found.append(("soft_eight_pairs", rules.soft_eight_pairs_mult, (cs,) * jokers))
-    found.append(("soft", 1, (cs,) * jokers))
+    if not found:  # 软牌 names a win with no other reason: the label matches the grade
+        found.append(("soft", 1, (cs,) * jokers))
     found.sort(key=lambda f: -f[1])
     reasons = tuple(Reason(i, *_R[i], m, tiles) for i, m, tiles in found)
     mult = reasons[0].multiplier
