@@ -143,21 +143,29 @@ def offer_cuo(state: GameState, seat: int) -> bool:
 
 
 def take_cuo(state: GameState, seat: int, kind: Tile) -> None:
-    """Draw the chosen kind from the pool (the reserve first, else the hidden wall)."""
+    """Draw the chosen kind from the pool: the reserve's first copy (the wall's head tile takes its place),
+    else the hidden wall's copy nearest the head; with no copy in the pool, the head tile. The opponent sees
+    a 搓牌 draw either way."""
     state.counters["cuo"] += 1
+    tile, public = kind, False
     if kind in state.reserve:
         i = state.reserve.index(kind)
         state.reserve[i] = state.wall[state.head]
         state.head += 1
     else:
         j = next(
-            i for i in range(state.head, state.tail) if state.wall[i] == kind and not state.wall_public[i]
+            (i for i in range(state.head, state.tail) if state.wall[i] == kind and not state.wall_public[i]),
+            None,
         )
-        del state.wall[j]
-        del state.wall_public[j]
-        state.tail -= 1
+        if j is None:
+            tile, public = state.wall[state.head], state.wall_public[state.head]
+            state.head += 1
+        else:
+            del state.wall[j]
+            del state.wall_public[j]
+            state.tail -= 1
     state.emit("cuo", seat, {}, {"kind": tile_to_mpsz(kind)}, seat)
-    flow.after_draw(state, seat, kind, "cuo", False)
+    flow.after_draw(state, seat, tile, "cuo", public)
 
 
 def decline_cuo(state: GameState, seat: int) -> None:

@@ -157,9 +157,14 @@ def _legal(state: GameState, seat: int) -> list[Action]:
 
 
 def cuo_kinds(state: GameState, seat: int) -> list[Tile]:
-    """搓牌: the kinds ``seat`` is offered (kinds with a copy in the assist pool)."""
-    p = pool(state)
-    return [t for t in state.rules.kinds if p[t]]
+    """搓牌: the kinds ``seat`` is offered — every kind of which it has not seen every copy. Its own view
+    decides, so the offer shows nothing of the opponent's hand (the kinds present in the pool would); a kind
+    with no copy left in the pool draws the head tile instead (docs/engine.md)."""
+    from erma.game.seatview import visible_counts
+
+    seen = visible_counts(state, seat)
+    copies = state.rules.copies
+    return [t for t in state.rules.kinds if seen[t] < copies]
 
 
 def offered_multiplier(state: GameState, seat: int) -> int:

@@ -1,0 +1,205 @@
+"""Settlement through the real server pays what the rules say (RULES §3.7, §2.10, §5.5), on SQLite and
+PostgreSQL: the stake a hand holds and every forfeit come from the rule family, never from arithmetic in the
+server, and the ledger stays sound.
+
+- 温州, streak 0, 5 beans a point: a dealer escape is 10 × (1 + 0) × 16 = 160 points = 800 beans (a non-dealer
+  escape 80 points = 400 beans).
+- classic64 without a cap: a win worth more than 88 points is paid in full.
+- A loser who holds less than the hand costs pays its whole balance (the balance cap), nothing more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+from sqlalchemy.engine import make_url
+
+from erma.store import Store
+
+from .conftest import Client, Running, run_async, start_server
+
+PG_ADMIN = os.environ.get("ERMA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+ROOMS = """
+[[room]]
+id = "wz"
+name_zh = "温州"
+name_en = "Wenzhou"
+rules = "wenzhou2p"
+tier = "novice"
+entry_min = 100
+bean_rate = 5
+
+[[room]]
+id = "big"
+name_zh = "经典 大番"
+name_en = "Classic, base 100"
+rules = "classic64"
+options = { mcr_base_points = 100 }
+tier = "novice"
+entry_min = 100
+bean_rate = 1
+
+[[room]]
+id = "dear"
+name_zh = "经典 高倍"
+name_en = "Classic, 5000 a point"
+rules = "classic64"
+tier = "expert"
+entry_min = 100
+bean_rate = 5000
+"""
+
+
+async def _admin(sql: str) -> None:
+    conn = await asyncpg.connect(PG_ADMIN, timeout=5)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Running]:
+    rooms = tmp_path / "rooms.toml"
+    rooms.write_text(ROOMS, encoding="utf-8")
+    db_url = None
+    name = f"erma_settle_{os.getpid()}_{secrets.token_hex(4)}"
+    if request.param == "postgresql":
+        try:
+            asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+        except (OSError, asyncpg.PostgresError) as exc:
+            if os.environ.get("CI"):
+                raise
+            pytest.skip(f"PostgreSQL at {PG_ADMIN} is not reachable: {exc}")
+        db_url = make_url(PG_ADMIN).set(database=name).render_as_string(hide_password=False)
+    srv, thread, running = start_server(tmp_path, rooms_file=str(rooms), db_url=db_url, bot_workers=0)
+    yield running
+    srv.should_exit = True
+    thread.join(10)
+    if db_url is not None:
+        with contextlib.suppress(Exception):
+            asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def _balance(running: Running, token: str) -> int:
+    me = httpx.get(running.url + "/api/me", headers={"Authorization": f"Bearer {token}"}).json()
+    return int(me["balance"])
+
+
+def _ledger_breaches(running: Running) -> list[str]:
+    async def go() -> list[str]:
+        store = await Store.open(running.settings.db_url, Path(running.settings.data_dir))
+        try:
+            return await store.check()
+        finally:
+            await store.close()
+
+    return run_async(go())  # type: ignore[no-any-return]
+
+
+async def _first_view(c: Client) -> dict[str, Any]:
+    while True:
+        msg = await c.expect("view")
+        view = msg["view"]
+        if view["legal"]:
+            return view
+
+
+def test_wenzhou_escape_pays_the_family_penalty(served: Running) -> None:
+    """Escape at the first decision of a 温州 hand: the dealer (at 买底) pays 800 beans, the non-dealer (at
+    顶底, the dealer having declined 买底) 400; new guests until both cases are seen."""
+    seen: dict[str, int] = {}
+
+    async def one() -> tuple[str, int, int]:
+        c = Client(served)
+        before = _balance(served, c.token)
+        await c.connect()
+        await c.send({"type": "queue", "room": "wz", "opponent": "bot"})
+        m = await c.expect("match")
+        view = await _first_view(c)
+        dealer = view["dealer"] == view["seat"]
+        assert view["phase"] == ("maidi" if dealer else "dingdi")
+        await c.send({"type": "leave", "match": m["match"]})
+        end = await c.expect("hand_end")
+        await c.close()
+        assert end["result"]["reason"] == "escape"
+        return ("dealer" if dealer else "other"), end["beans"][view["seat"]], before
+
+    for _ in range(16):
+        who, beans, _ = run_async(one())
+        seen[who] = beans
+        if len(seen) == 2:
+            break
+    assert seen.get("dealer") == -800, seen
+    assert seen.get("other") in (None, -400), seen
+    assert _ledger_breaches(served) == []
+
+
+def _play_hand(running: Running, room: str, *, win: bool) -> tuple[dict[str, Any], int, int]:
+    """Play hands in ``room`` against the bot (taking a legal win only with ``win``) until one is won;
+    returns that hand's ``hand_end``, this seat, and the balance before the match."""
+
+    async def go() -> tuple[dict[str, Any], int, int]:
+        c = Client(running)
+        before = _balance(running, c.token)
+        await c.connect()
+        await c.send({"type": "queue", "room": room, "opponent": "bot"})
+        m = await c.expect("match")
+        seat = m["seat"]
+        while True:
+            msg = await c.expect("view", "hand_end", "match_end", "error", timeout=90)
+            assert msg["type"] in ("view", "hand_end"), msg
+            if msg["type"] == "hand_end":
+                if msg["result"]["reason"] == "win":
+                    await c.close()
+                    return msg, seat, before
+                await c.send({"type": "next", "match": m["match"]})
+                continue
+            view = msg["view"]
+            legal = view["legal"]
+            if not legal or view["actor"] != seat:
+                continue
+            if win and "win" in legal:
+                action = "win"
+            elif "pass" in legal:
+                action = "pass"
+            elif "exchange" in legal:
+                action = "exchange"
+            else:
+                plain = [a for a in legal if a.startswith("discard") and "riichi" not in a]
+                action = plain[0] if plain else legal[0]
+            await c.act(m["match"], action, seq=view["decision"] + 1)
+
+    return run_async(go())  # type: ignore[no-any-return]
+
+
+def test_a_win_above_88_points_is_paid_in_full(served: Running) -> None:
+    """classic64 with base points 100: every win is worth more than 88 points, and moves all of it."""
+    end, _, _ = _play_hand(served, "big", win=True)
+    result = end["result"]
+    points = result["points"]
+    assert points > 88 and points == sum(f["points"] * f["count"] for f in result["fans"]) + 100
+    assert end["beans"][result["winner"]] == points and end["beans"][result["loser"]] == -points
+    assert _ledger_breaches(served) == []
+
+
+def test_a_loser_short_of_the_cost_pays_its_balance(served: Running) -> None:
+    """5,000 beans a point: the smallest classic64 win (8 points) costs 40,000, more than a guest's 10,000;
+    the losing guest pays exactly its balance and is left with 0."""
+    end, seat, before = _play_hand(served, "dear", win=False)
+    result = end["result"]
+    assert result["winner"] != seat  # this client never declares a win
+    assert result["points"] * 5000 > before
+    assert end["beans"][seat] == -before and end["beans"][1 - seat] == before
+    assert end["balances"][seat] == 0
+    assert _ledger_breaches(served) == []
