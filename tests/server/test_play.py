@@ -104,6 +104,43 @@ def test_timeouts_lead_to_autoplay_and_the_hand_finishes(tmp_path: Path) -> None
         thread.join(10)
 
 
+@pytest.mark.parametrize("policy", ["greedy", "tsumogiri"])
+def test_autoplay_policy_is_played(tmp_path: Path, policy: str) -> None:
+    """``autoplay_policy``: the greedy stand-in plays ordinary actions; ``tsumogiri`` applies the engine's
+    timeout action (a ``timeout`` event naming what it applied) for the absent player."""
+    rooms = tmp_path / "rooms.toml"
+    rooms.write_text(
+        '[[room]]\nid = "r"\nname_zh = "r"\nname_en = "r"\nrules = "classic64"\ntier = "novice"\n'
+        f'entry_min = 100\nbean_rate = 1\noptions = {{ autoplay_policy = "{policy}" }}\n',
+        encoding="utf-8",
+    )
+    srv, thread, running = start_server(tmp_path, timeouts=True, time_scale=0.02, rooms_file=str(rooms))
+    try:
+
+        async def go() -> list[dict]:
+            c = Client(running)
+            await c.connect()
+            await c.send({"type": "queue", "room": "r", "opponent": "bot"})
+            m = await c.expect("match")
+            await c.expect("hand_end", timeout=60)  # never act
+            await c.close()
+            return [
+                x["event"] for x in c.seen if x["type"] == "event" and x["event"].get("seat") == m["seat"]
+            ]
+
+        mine = run_async(go())
+        timeouts = [e for e in mine if e["type"] == "timeout"]
+        acted = [e for e in mine if e["type"] in ("discard", "pung", "chow", "kong", "win")]
+        assert acted
+        if policy == "tsumogiri":
+            assert len(timeouts) >= len([e for e in acted if e["type"] == "discard"]) > 0
+        else:
+            assert timeouts == []  # the greedy stand-in plays ordinary actions, from the first timeout on
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
 def test_a_player_away_at_the_end_of_the_hand_forfeits(server: Running) -> None:
     """A disconnect is not an escape: auto-play finishes the hand; still away at its end, one forfeits."""
 

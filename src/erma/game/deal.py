@@ -21,17 +21,21 @@ COUNTERS = ("cuo", "triplet_offer", "triplet_accept", "exchange", "haidi", "flow
 """How often each random event happened in a hand (``GameState.counters``)."""
 
 
-def roll_dealer(rules: RuleSet, rng: random.Random) -> int:
-    """The first dealer: by the rule set's dice (RULES §1.4, §2.2) or a coin (``first_dealer=random``)."""
+def roll_dealer(rules: RuleSet, rng: random.Random) -> tuple[int, tuple[int, ...]]:
+    """The first dealer and the dice that chose it: by the rule set's dice (RULES §1.4, §2.2; each roll in
+    order, ``highest_roll`` rolls again on a tie) or a coin (``first_dealer=random``: no dice)."""
     if rules.first_dealer == "random":
-        return rng.randrange(2)
+        return rng.randrange(2), ()
     if rules.dealer_dice == "sum_parity":
-        return 0 if (rng.randint(1, 6) + rng.randint(1, 6)) % 2 else 1
+        d = (rng.randint(1, 6), rng.randint(1, 6))
+        return (0 if sum(d) % 2 else 1), d
+    rolls: list[int] = []
     while True:
-        a = rng.randint(1, 6) + rng.randint(1, 6)
-        b = rng.randint(1, 6) + rng.randint(1, 6)
-        if a != b:
-            return 0 if a > b else 1
+        a = (rng.randint(1, 6), rng.randint(1, 6))
+        b = (rng.randint(1, 6), rng.randint(1, 6))
+        rolls += [*a, *b]
+        if sum(a) != sum(b):
+            return (0 if sum(a) > sum(b) else 1), tuple(rolls)
 
 
 def next_kind(t: Tile) -> Tile:
@@ -61,8 +65,9 @@ def new_hand(
     family = family_for(rules)
     rng = random.Random(seed)
     dealer_drawn = dealer is None
+    dice: tuple[int, ...] = ()
     if dealer is None:
-        dealer = roll_dealer(rules, rng)
+        dealer, dice = roll_dealer(rules, rng)
     tiles = rules.tile_list()
     if deck is not None:
         if sorted(deck) != tiles:
@@ -79,6 +84,7 @@ def new_hand(
         seed=seed,
         deck=list(deck) if deck is not None else None,
         dealer_drawn=dealer_drawn,
+        dealer_dice=dice,
         rng=rng,
         dealer=dealer,
         prevalent_wind=rules.prevalent_wind if prevalent_wind is None else prevalent_wind,

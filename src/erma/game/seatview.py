@@ -67,6 +67,8 @@ class SeatView:
     actor: int
     """Who is to act, as this seat may know it."""
     dealer: int
+    dealer_dice: tuple[int, ...]
+    """The dice that chose the dealer (public), empty if it was not rolled for."""
     prevalent_wind: int
     seat_winds: tuple[int, int]
     hand: tuple[int, ...]
@@ -187,6 +189,8 @@ class SeatView:
             out["selected"] = to_mpsz(list(self.selected))
         if self.phase is Phase.CUO and self.actor == self.seat:
             out["cuo_kinds"] = [t(x) for x in self.cuo_kinds]
+        if self.dealer_dice:
+            out["dealer_dice"] = list(self.dealer_dice)
         if self.result is not None:
             out["result"] = self.result.to_json()
         return out
@@ -224,6 +228,7 @@ def seat_view(state: GameState, seat: int) -> SeatView:
         phase=phase,
         actor=actor,
         dealer=state.dealer,
+        dealer_dice=state.dealer_dice,
         prevalent_wind=state.prevalent_wind,
         seat_winds=(state.seat_wind(0), state.seat_wind(1)),
         hand=tuple(me.counts),

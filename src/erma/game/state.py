@@ -158,6 +158,8 @@ class GameState:
     """The revealed tiles themselves (public)."""
     dealer_drawn: bool = False
     """The dealer was chosen by the hand's generator (the first hand of a match)."""
+    dealer_dice: tuple[int, ...] = ()
+    """The dice that chose the dealer (RULES §1.4, §2.2; pairs in the order rolled), empty if none were."""
     deck: list[Tile] | None = None
     """A given tile order that replaced the shuffle (scenario tests), kept for the record."""
     phase: Phase = Phase.TURN
