@@ -285,13 +285,30 @@ def sd_ci(pairs: Sequence[tuple[float, float]], n_each: int) -> dict[str, Any]:
 
 
 def diff_ci(p1: tuple[int, int], p2: tuple[int, int]) -> dict[str, Any]:
-    """Difference of two proportions k1/n1 − k2/n2 with its 95% normal interval."""
+    """Difference of two proportions k1/n1 − k2/n2 with Newcombe's 95% interval (from the two Wilson
+    intervals: sound for small counts and for rates of 0 or 1).
+
+    >>> diff_ci((0, 1), (10, 20))["ci95"]
+    [-0.7007, 0.3184]
+    """
     (k1, n1), (k2, n2) = p1, p2
     if not n1 or not n2:
         return {"value": None, "ci95": None}
     a, b = k1 / n1, k2 / n2
-    h = Z95 * math.sqrt(a * (1 - a) / n1 + b * (1 - b) / n2)
-    return {"value": _r(a - b), "ci95": [_r(a - b - h), _r(a - b + h)]}
+    l1, u1 = _wilson(k1, n1)
+    l2, u2 = _wilson(k2, n2)
+    d = a - b
+    lo = d - math.sqrt((a - l1) ** 2 + (u2 - b) ** 2)
+    hi = d + math.sqrt((u1 - a) ** 2 + (b - l2) ** 2)
+    return {"value": _r(d), "ci95": [_r(lo), _r(hi)]}
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    p = k / n
+    d = 1 + Z95 * Z95 / n
+    c = (p + Z95 * Z95 / (2 * n)) / d
+    h = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
 
 
 def _points(h: HandStat) -> int:
@@ -380,11 +397,8 @@ def _rate(kn: list[int]) -> dict[str, Any]:
     k, n = kn
     if not n:
         return {"value": None, "ci95": None, "n": 0}
-    p = k / n
-    d = 1 + Z95 * Z95 / n
-    c = (p + Z95 * Z95 / (2 * n)) / d
-    h = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / d
-    return {"value": _r(p), "ci95": [_r(max(0.0, c - h)), _r(min(1.0, c + h))], "n": n}
+    lo, hi = _wilson(k, n)
+    return {"value": _r(k / n), "ci95": [_r(lo), _r(hi)], "n": n}
 
 
 def _escape_stats(hands: Sequence[tuple[HandStat, HandStat]]) -> dict[str, Any]:

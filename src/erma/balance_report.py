@@ -38,8 +38,12 @@ FIGURE_NAMES = {
 
 
 def label(options: dict[str, Any]) -> str:
-    """A combination's name: ``key=value, …``."""
-    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in options.items())
+    """A combination's name: ``key=value, …`` (a text value bare, others as JSON).
+
+    >>> label({"cuo_prob": 0.05, "haidi_mode": "none", "fan_cap": None})
+    'cuo_prob=0.05, haidi_mode=none, fan_cap=null'
+    """
+    return ", ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in options.items())
 
 
 def _fmt(fig: dict[str, Any], pct: bool = False) -> str:
@@ -153,6 +157,7 @@ def _png(fig: Any) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 COLORS = ["#c0392b", "#2471a3", "#7f8c8d", "#27ae60", "#8e44ad", "#d68910", "#16a085", "#34495e"]
 
 
@@ -160,7 +165,11 @@ def _setup() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
+    import logging
+
     import matplotlib.pyplot as plt
+
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)  # a missing fallback font is fine
 
     plt.rcParams.update(
         {
@@ -169,7 +178,7 @@ def _setup() -> Any:
             "axes.spines.right": False,
             "axes.grid": True,
             "grid.alpha": 0.3,
-            "font.family": ["DejaVu Sans"],
+            "font.family": ["DejaVu Sans", "Noto Sans CJK SC", "Noto Sans CJK JP", "WenQuanYi Zen Hei"],
         }
     )
     return plt
@@ -240,28 +249,41 @@ def plot_figures(report: dict[str, Any]) -> str:
     return _png(fig)
 
 
-def plot_distribution(report: dict[str, Any], key: str, title: str, xlabel: str) -> str:
-    """Distribution of a win's points (or fans): share of wins at each value, one line per combination."""
+def plot_distributions(report: dict[str, Any]) -> str:
+    """Distributions of a win's points and of its fans: share of wins at each value, per combination."""
     plt = _setup()
-    fig, ax = plt.subplots(figsize=(8, 3.4))
-    for i, c in enumerate(report["combinations"]):
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(13, 3.8))
+    _distribution(a1, report, "points", "Points of a win", "points")
+    _distribution(a2, report, "fan_total", "Fans of a win (番数)", "fan total of the win")
+    a2.set_ylabel("")
+    a1.legend(frameon=False, fontsize=8)
+    return _png(fig)
+
+
+def _distribution(ax: Any, report: dict[str, Any], key: str, title: str, xlabel: str) -> None:
+    combos = report["combinations"]
+    values = [int(k) for c in combos for k in c[key] if int(k) > 0]
+    wide = bool(values) and max(values) > 20 * min(values)
+    if wide:
+        ax.set_xscale("log")
+    for i, c in enumerate(combos):
         hist = {int(k): v for k, v in c[key].items()}
         n = sum(hist.values())
         if not n:
             continue
         xs = sorted(hist)
+        dx = (i - (len(combos) - 1) / 2) * 0.08  # side by side: equal distributions stay visible
         ax.plot(
-            xs,
+            [x * (1 + dx / 4) if wide else x + dx for x in xs],
             [100 * hist[x] / n for x in xs],
-            "o-",
+            MARKERS[i % len(MARKERS)] + "-",
             color=COLORS[i % len(COLORS)],
             label=label(c["options"]),
+            alpha=0.85,
         )
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share of wins (%)")
     ax.set_title(title)
-    ax.legend(frameon=False, fontsize=8)
-    return _png(fig)
 
 
 def plot_events(report: dict[str, Any]) -> str | None:
@@ -321,6 +343,8 @@ def plot_escape(report: dict[str, Any]) -> str:
     bv, be = _err([c["escape"]["escape_better_share"] for c in combos], 100)
     a2.barh(y, bv, xerr=be, color=COLORS[5], height=0.5, capsize=3)
     a2.set_xlim(0, max(10.0, *(v + e for v, e in zip(bv, be[1], strict=True))) * 1.15)
+    for yy, v in zip(y, bv, strict=True):
+        a2.text(v, yy, f" {v:.1f}%", va="center")
     a2.set_xlabel("seat-hands where escaping would have cost less (%)")
     a2.set_title("How often escaping pays")
     for ax in (a1, a2):
@@ -369,14 +393,33 @@ h1{font-size:1.5em;margin-bottom:.2em} h2{font-size:1.15em;margin-top:2em;border
 table{border-collapse:collapse;font-size:.9em;margin:.5em 0}
 td,th{padding:3px 9px;border-bottom:1px solid #eee;text-align:right}
 th:first-child,td:first-child{text-align:left} th{background:#f6f6f6}
-.good{color:#1e8449;font-weight:600} .bad{color:#b03a2e;font-weight:600}
+.sig{font-weight:700} small{color:#777;white-space:nowrap}
+td:first-child{white-space:nowrap} .k{font-weight:700;color:#2471a3}
 """
 
 
 def _table(head: list[str], rows: list[list[str]]) -> str:
-    h = "".join(f"<th>{html.escape(x)}</th>" for x in head)
+    """An HTML table; the cells are HTML already."""
+    h = "".join(f"<th>{x}</th>" for x in head)
     body = "".join("<tr>" + "".join(f"<td>{x}</td>" for x in r) + "</tr>" for r in rows)
     return f"<table><tr>{h}</tr>{body}</table>"
+
+
+def _cell(fig: dict[str, Any], pct: bool = False, signed: bool = False) -> str:
+    """A value over its interval, small."""
+    v, ci = fig.get("value"), fig.get("ci95")
+    if v is None or ci is None:
+        return "–"
+    digits = "+.1f" if signed and pct else ".1%" if pct else "+.2f" if signed else ".2f"
+    scale = 100 if pct and signed else 1
+
+    def f(x: float) -> str:
+        return format(x * scale, digits)
+
+    cls = ""
+    if signed and (ci[0] > 0 or ci[1] < 0):
+        cls = " class=sig"
+    return f"<span{cls}>{f(v)}</span><br><small>{f(ci[0])} … {f(ci[1])}</small>"
 
 
 def _img(data: str | None, alt: str, caption: str) -> str:
@@ -385,10 +428,38 @@ def _img(data: str | None, alt: str, caption: str) -> str:
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"><p class="cap">{caption}</p>'
 
 
+def _findings(report: dict[str, Any], tags: list[str]) -> str:
+    """The paired differences whose interval is clear of 0, in words."""
+    combos = report["combinations"]
+    if len(combos) < 2:
+        return ""
+    items = []
+    for i, c in enumerate(combos[1:], start=1):
+        for key, fig in c["vs_first"].items():
+            lo, hi = fig["ci95"] or (0, 0)
+            if lo > 0 or hi < 0:
+                pct = key in PCT
+                unit = " points of %" if pct else ""
+                scale = 100 if pct else 1
+                items.append(
+                    f"<li>{tags[i]} against #1: {html.escape(FIGURE_NAMES[key])} "
+                    f"<b>{fig['value'] * scale:+.2f}</b>{unit} "
+                    f"(95%: {lo * scale:+.2f} … {hi * scale:+.2f})</li>"
+                )
+    if not items:
+        return (
+            "<h2>Findings</h2><p>No combination differs from #1 beyond chance in dealer wins, draws, hand "
+            "length, points per hand or bot A's wins (paired, 95%).</p>"
+        )
+    return (
+        "<h2>Findings</h2><p>Differences from #1 that the run has shown (paired over walls, 95%):</p><ul>"
+        + ("".join(items) + "</ul>")
+    )
+
+
 def render_html(report: dict[str, Any]) -> str:
     """The report as one HTML page (plots embedded as PNG)."""
     combos = report["combinations"]
-    names = [html.escape(label(c["options"])) for c in combos]
     esc = html.escape
     fixed = ", ".join(f"{k}={json.dumps(v)}" for k, v in report["options"].items()) or "none"
     parts = [
@@ -400,8 +471,21 @@ def render_html(report: dict[str, Any]) -> str:
         f"combination · seed {esc(str(report['seed']))} · fixed options: {esc(fixed)} · every interval is "
         "95%, over walls. What each figure means: docs/balance.md.</p>",
     ]
-    rows = [[esc(FIGURE_NAMES[k]), *(_fmt(c[k], k in PCT) for c in combos)] for k in FIGURE_NAMES]
-    parts.append("<h2>The figures</h2>" + _table(["figure", *names], rows))
+    tags = [f"<span class=k>#{i + 1}</span>" for i in range(len(combos))]
+    parts.append(
+        "<h2>Combinations</h2>"
+        + _table(
+            ["", *(esc(k) for k in report["vary"])],
+            [
+                [tags[i], *(esc(label({k: v}).partition("=")[2]) for k, v in c["options"].items())]
+                for i, c in enumerate(combos)
+            ],
+        )
+    )
+    parts.append(_findings(report, tags))
+    keys = list(FIGURE_NAMES)
+    rows = [[tags[i], *(_cell(c[k], k in PCT) for k in keys)] for i, c in enumerate(combos)]
+    parts.append("<h2>The figures</h2>" + _table(["", *(esc(FIGURE_NAMES[k]) for k in keys)], rows))
     parts.append(
         _img(
             plot_outcomes(report),
@@ -431,16 +515,10 @@ def render_html(report: dict[str, Any]) -> str:
     parts.append("<h2>How big the wins are</h2>")
     parts.append(
         _img(
-            plot_distribution(report, "points", "Points of a win", "points"),
-            "points",
-            "The share of wins at each number of points.",
-        )
-    )
-    parts.append(
-        _img(
-            plot_distribution(report, "fan_total", "Fans of a win (番数)", "fans (the fan total of the win)"),
-            "fans",
-            "The share of wins at each fan total.",
+            plot_distributions(report),
+            "points and fans",
+            "The share of wins at each number of points (left) and at each fan total (right); lines are "
+            "drawn side by side so that equal ones stay visible.",
         )
     )
     top: dict[str, int] = {}
@@ -452,7 +530,7 @@ def render_html(report: dict[str, Any]) -> str:
         for k in sorted(top, key=lambda k: -top[k])[:15]
     ]
     parts.append("<p class=cap>Share of wins that score each fan (the 15 most frequent):</p>")
-    parts.append(_table(["fan", *names], fan_rows))
+    parts.append(_table(["fan", *tags], fan_rows))
     parts.append("<h2>Random events</h2>")
     parts.append(
         _img(
@@ -470,14 +548,16 @@ def render_html(report: dict[str, Any]) -> str:
                 [
                     esc(EVENT_NAMES[e]),
                     *(
-                        f"{_fmt(c['events'][e]['fire_rate'], True)}<br>Δ win "
-                        f"{_signed(c['events'][e]['win_rate_change'])}"
+                        _cell(c["events"][e]["fire_rate"], True)
+                        + "<br>Δ win "
+                        + _cell(c["events"][e]["win_rate_change"], True, True)
                         for c in combos
                     ),
                 ]
             )
     if ev_rows:
-        parts.append(_table(["event", *names], ev_rows))
+        parts.append("<p class=cap>Per event: how often it fires, then Δ win (points of %).</p>")
+        parts.append(_table(["event", *tags], ev_rows))
     else:
         parts.append("<p>No random event fired under any combination.</p>")
     parts.append("<h2>Escape incentive (逃跑)</h2>")
@@ -491,10 +571,17 @@ def render_html(report: dict[str, Any]) -> str:
             "bar passes the red one.",
         )
     )
+    esc_names = {
+        "behind_share": "seat-hands that fell behind",
+        "play_on_loss": "points lost by playing on",
+        "escape_cost": "escape penalty",
+        "escape_gain": "gain from escaping (loss − penalty)",
+        "escape_better_share": "escaping would have cost less",
+    }
     esc_rows = [
-        [esc(k), *(_fmt(c["escape"][k], k.endswith("share")) for c in combos)]
-        for k in ("behind_share", "play_on_loss", "escape_cost", "escape_gain", "escape_better_share")
+        [tags[i], *(_cell(c["escape"][k], k.endswith("share")) for k in esc_names)]
+        for i, c in enumerate(combos)
     ]
-    parts.append(_table(["", *names], esc_rows))
+    parts.append(_table(["", *(esc(v) for v in esc_names.values())], esc_rows))
     parts.append("</body></html>\n")
     return "\n".join(parts)
