@@ -185,12 +185,27 @@ def _run_pool(job: _Job[C, R], todo: list[Shard], workers: int) -> None:
                         running[pool.submit(job.fn, job.config, shard.walls)] = shard
 
 
+def _probe(cluster: str) -> None:
+    """Fail in seconds, with one line, when a ``HOST:PORT`` or ``ray://HOST:PORT`` address does not answer
+    (Ray itself retries for minutes)."""
+    host, sep, port = cluster.removeprefix("ray://").rpartition(":")
+    if cluster in ("auto", "local") or not sep or not port.isdigit():
+        return
+    import socket
+
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as exc:
+        raise RunnerError(f"--cluster {cluster}: nothing answers at {host}:{port} ({exc})") from None
+
+
 def _run_ray(job: _Job[C, R], todo: list[Shard], cluster: str, workers: int) -> None:
     try:
         import ray
     except ImportError:
         raise RunnerError("--cluster needs Ray: pip install 'erma[ray]'") from None
     if not ray.is_initialized():
+        _probe(cluster)
         # "local": a Ray instance of this process with ``workers`` CPUs (to measure Ray's own overhead)
         local = (
             {"num_cpus": workers, "include_dashboard": False} if cluster == "local" else {"address": cluster}
