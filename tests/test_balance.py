@@ -12,6 +12,7 @@ import pytest
 from erma.balance import (
     EVENTS,
     BalanceConfig,
+    HandStat,
     combinations,
     escape_cost,
     parse_vary,
@@ -21,9 +22,9 @@ from erma.balance import (
 )
 from erma.bots import make_bot
 from erma.errors import RuleSetError
-from erma.game import new_hand
+from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.rules import find_ruleset
-from erma.selfplay import hand_seed, play_hand
+from erma.selfplay import Outcome, hand_seed, play_hand
 
 
 def erma(*args: str) -> subprocess.CompletedProcess[str]:
@@ -69,7 +70,7 @@ def test_per_seat_events_add_up_to_the_state_counters() -> None:
         seed = hand_seed("ev", wall)
         h = play_tracked(rules, seed, ["greedy", "random"], ["a", "b"])
         state = play_hand(rules, seed, [make_bot("greedy", "a"), make_bot("random", "b")])
-        assert h.outcome.deltas == tuple(state.result["deltas"])  # type: ignore[index]
+        assert state.result is not None and h.outcome.deltas == state.result.deltas
         for i, name in enumerate(EVENTS):
             assert h.events[0][i] + h.events[1][i] == state.counters[name], name
             fired[name] += state.counters[name]
@@ -88,7 +89,7 @@ def test_escape_cost_is_what_the_engine_charges() -> None:
             state = new_hand(rules, hand_seed("esc", seat), 0)
             cost = escape_cost(state, seat)
             apply(state, seat, ESCAPE)
-            assert state.result is not None and state.result["deltas"][seat] == -cost, preset
+            assert state.result is not None and state.result.deltas[seat] == -cost, preset
 
 
 def test_combinations_are_paired_on_the_same_walls() -> None:
@@ -162,3 +163,57 @@ def test_cli_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> 
     out = erma("balance", "--walls", "1", *args) if "--walls" not in args else erma("balance", *args)
     assert out.returncode == 2, out
     assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1 and not out.stdout
+
+
+def test_shanten_is_the_familys() -> None:
+    from erma.analysis import shapes
+    from erma.balance import _shanten
+    from erma.game.families import wenzhou_wins as wz
+    from erma.game.family import family_for
+
+    for preset in ("wenzhou2p", "cuopai789"):
+        rules = find_ruleset(preset)
+        for wall in range(4):
+            bots = [make_bot("greedy", "x"), make_bot("random", "y")]
+            state = new_hand(rules, hand_seed("sh", wall))
+            seen = 0
+            while state.phase is not Phase.END and seen < 60:
+                for seat in (0, 1):
+                    me = state.seats[seat]
+                    _, key, wilds = family_for(rules).played(state, seat)
+                    if state.wild is None:
+                        want = shapes.overall(key, me.size)
+                    else:
+                        want = wz.shanten(key, me.size, wilds, not me.melds, rules)
+                    assert _shanten(state, seat) == want
+                seat = state.actor
+                bot = bots[seat]
+                apply_unchecked(state, seat, bot.choose(seat_view(state, seat), legal_actions(state, seat)))
+                seen += 1
+
+
+def _hand(deltas: tuple[int, int], gaps: tuple[int | None, int | None], cost: int = 10) -> HandStat:
+    winner = 0 if deltas[0] > 0 else 1 if deltas[1] > 0 else None
+    out = Outcome("win" if winner is not None else "draw", winner, None, (), 0, deltas)
+    zero = (0,) * len(EVENTS)
+    return HandStat(0, out, winner, 20, (zero, zero), gaps, (cost, cost))
+
+
+def test_escape_incentive_as_defined() -> None:
+    # wall 1: seat 1 fell 2 behind and lost 30 (escaping at 10 would have saved 20); seat 0 never behind;
+    #         second hand: seat 0 fell 1 behind and won 5 (escaping would have cost 10 more than playing on)
+    # wall 2: nobody fell behind
+    wall1 = (_hand((30, -30), (0, 2)), _hand((5, -5), (1, -1)))
+    wall2 = (_hand((0, 0), (0, 0)), _hand((8, -8), (None, 0)))
+    from erma.balance import _escape_stats
+
+    esc = _escape_stats([wall1, wall2])
+    assert esc["behind_share"]["value"] == pytest.approx((2 / 4 + 0 / 4) / 2)
+    assert esc["play_on_loss"] == {"value": 12.5, "ci95": None, "n": 1}  # (30 + −5) / 2, one wall
+    assert esc["escape_cost"]["value"] == 10
+    assert esc["escape_gain"]["value"] == 2.5  # ((30 − 10) + (−5 − 10)) / 2
+    assert esc["escape_better_share"]["value"] == 0.5
+    assert esc["gain_by_gap"] == {
+        "1": {"seat_hands": 1, "mean_gain": -15.0, "escape_better_share": 0.0},
+        "2": {"seat_hands": 1, "mean_gain": 20.0, "escape_better_share": 1.0},
+    }

@@ -21,10 +21,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from erma.bots import make_bot, view_of
+from erma.analysis import shapes
+from erma.bots import make_bot
 from erma.errors import RuleSetError
-from erma.game import Phase, apply_unchecked, legal_actions, new_hand
-from erma.game import wenzhou as wz
+from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
+from erma.game.family import family_for
 from erma.game.state import GameState
 from erma.rules import RuleSet, find_ruleset
 from erma.runner import Progress, run_walls
@@ -132,27 +133,26 @@ class HandStat:
 
 
 def _shanten(state: GameState, seat: int) -> int:
+    """向听数 of a seat's concealed hand as its family plays it (温州: 财神 wild, 八对 while concealed)."""
     me = state.seats[seat]
-    if state.caishen is None:
-        from erma.analysis import shapes
-
-        return shapes.overall(me.key, me.size)
-    key, jokers = wz.play_key(me.counts, state.caishen)
-    return wz.shanten(key, me.size, jokers, not me.melds, state.rules)
+    _, key, wilds = family_for(state.rules).played(state, seat)
+    if state.wild is None:
+        return shapes.overall(key, me.size)
+    v = shapes.regular(key, me.size, wilds)
+    if not me.melds and me.size in (16, 17):
+        v = min(v, shapes.eight_pairs(key, me.size, wilds, state.rules.four_of_kind_counts_as_two_pairs))
+    return v
 
 
 def escape_cost(state: GameState, seat: int) -> int:
-    """The penalty ``seat`` would pay by escaping now (as the engine's escape action charges it)."""
-    rules = state.rules
-    if rules.family == "wenzhou":
-        return wz.escape_points(
-            rules,
-            streak=state.streak,
-            buy=state.stakes[0],
-            top=state.stakes[1],
-            escaper_is_dealer=seat == state.dealer,
-        )
-    return rules.escape_points if rules.fan_cap is None else min(rules.escape_points, rules.fan_cap)
+    """The penalty ``seat`` would pay by escaping now (the family's, as the engine charges it)."""
+    return family_for(state.rules).escape_points(
+        state.rules,
+        dealer=state.dealer,
+        escaper=seat,
+        streak=state.streak,
+        stakes=(state.stakes[0], state.stakes[1]),
+    )
 
 
 def _seat_events(state: GameState) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -182,7 +182,7 @@ def play_tracked(rules: RuleSet, seed: str, bot_names: Sequence[str], bot_seeds:
                 gap[seat] = g if old is None else max(old, g)
         legal = legal_actions(state, seat)
         bot = bots[seat]
-        action = bot.choose(view_of(state, seat) if bot.uses_view else None, legal)  # type: ignore[arg-type]
+        action = bot.choose(seat_view(state, seat) if bot.uses_view else None, legal)  # type: ignore[arg-type]
         apply_unchecked(state, seat, action)
     out = outcome(state)
     return HandStat(
@@ -245,7 +245,8 @@ def _r(x: float) -> float:
 
 
 def mean_ci(values: Sequence[float], lo: float | None = None, hi: float | None = None) -> dict[str, Any]:
-    """Mean and its 95% normal interval (values are per-wall, so independent); clipped to [lo, hi].
+    """Mean and its 95% normal interval (values are per-wall, so independent); clipped to [lo, hi]; no
+    interval from one value.
 
     >>> mean_ci([1.0, 2.0, 3.0])
     {'value': 2.0, 'ci95': [0.8684, 3.1316], 'n': 3}
@@ -254,7 +255,9 @@ def mean_ci(values: Sequence[float], lo: float | None = None, hi: float | None =
     if n == 0:
         return {"value": None, "ci95": None, "n": 0}
     m = math.fsum(values) / n
-    sd = math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    if n == 1:
+        return {"value": _r(m), "ci95": None, "n": 1}  # one wall: no interval
+    sd = math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1))
     h = Z95 * sd / math.sqrt(n)
     a, b = m - h, m + h
     if lo is not None:

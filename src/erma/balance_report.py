@@ -184,6 +184,14 @@ def _setup() -> Any:
     return plt
 
 
+def _closed(fig: dict[str, Any]) -> dict[str, Any]:
+    """A figure whose missing interval (one wall) is drawn as a point."""
+    if fig.get("ci95") is not None:
+        return fig
+    v = fig.get("value") or 0.0
+    return {**fig, "value": v, "ci95": [v, v]}
+
+
 def _err(figs: list[dict[str, Any]], scale: float = 1.0) -> tuple[list[float], list[list[float]]]:
     vals = [(f["value"] or 0.0) * scale for f in figs]
     lo = [max(0.0, v - (f["ci95"][0] * scale if f["ci95"] else v)) for v, f in zip(vals, figs, strict=True)]
@@ -209,7 +217,7 @@ def plot_outcomes(report: dict[str, Any]) -> str:
         ax.barh(y, vals, left=left, color=color, label=name, height=0.6)
         for yi, lv, v, c in zip(y, left, vals, combos, strict=True):
             if v >= 6:
-                lo, hi = c[key]["ci95"]
+                lo, hi = _closed(c[key])["ci95"]
                 ax.text(
                     lv + v / 2,
                     yi,
@@ -365,7 +373,7 @@ def plot_paired(report: dict[str, Any]) -> str | None:
     y = list(range(len(combos) - 1))[::-1]
     for ax, key in zip(axes, keys, strict=True):
         scale = 100 if key in PCT else 1
-        figs = [c["vs_first"][key] for c in combos[1:]]
+        figs = [_closed(c["vs_first"][key]) for c in combos[1:]]
         vals = [f["value"] * scale for f in figs]
         err = [[v - f["ci95"][0] * scale for v, f in zip(vals, figs, strict=True)]]
         err.append([f["ci95"][1] * scale - v for v, f in zip(vals, figs, strict=True)])

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from erma.bots import Bot, make_bot
-from erma.game import EndReason, Phase, apply_unchecked, legal_actions, new_hand, seat_view
+from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.record import to_record
 from erma.game.state import GameState
 from erma.rules import RuleSet
@@ -69,18 +69,19 @@ class Outcome:
 
 
 def outcome(state: GameState) -> Outcome:
-    """The adapter from the engine's hand result to :class:`Outcome` (the one place that reads it)."""
-    result = state.result or {}
-    d = result.get("deltas", [0, 0])
-    deltas = (int(d[0]), int(d[1]))
-    if result.get("reason") == "win":
-        fans = tuple((str(f["name_zh"]), int(f["count"])) for f in result["fans"])
-        return Outcome(
-            "win", int(result["winner"]), str(result["how"]), fans, int(result["fan_total"]), deltas
-        )
-    if result.get("reason") == "escape":
-        return Outcome("escape", None, None, (), 0, deltas, int(result["escaper"]))
-    return Outcome("draw", None, None, (), 0, deltas)
+    """The adapter from the engine's :class:`~erma.game.HandResult` to :class:`Outcome` (the one place that
+    reads it)."""
+    result = state.result
+    assert result is not None, "a finished hand has a result"
+    return Outcome(
+        reason=result.reason.value,
+        winner=result.winner,
+        how=None if result.how is None else result.how.value,
+        fans=tuple((f.name_zh, f.count) for f in result.fans),
+        fan_total=result.fan_total,
+        deltas=result.deltas,
+        escaper=result.escaper,
+    )
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
