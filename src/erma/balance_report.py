@@ -72,10 +72,13 @@ def print_table(report: dict[str, Any]) -> None:
         f"{report['rules']} · {report['bots'][0]} vs {report['bots'][1]} · {report['walls']} walls × 2 "
         f"per combination · seed {report['seed']} · 95% intervals"
     )
-    t = Table(title=title, title_justify="left")
+    console.print(title)
+    for i, c in enumerate(combos):
+        console.print(f"  #{i + 1}  {label(c['options'])}", highlight=False)
+    t = Table()
     t.add_column("figure")
-    for c in combos:
-        t.add_column(label(c["options"]), justify="right")
+    for i in range(len(combos)):
+        t.add_column(f"#{i + 1}", justify="right")
     for key, name in FIGURE_NAMES.items():
         t.add_row(name, *(_fmt(c[key], key in PCT) for c in combos))
     t.add_row("median points of a win", *(_median(c["points"]) for c in combos))
@@ -96,10 +99,10 @@ def print_table(report: dict[str, Any]) -> None:
     t.add_row("  escaping better in", *(_fmt(c["escape"]["escape_better_share"], True) for c in combos))
     console.print(t)
     if len(combos) > 1:
-        d = Table(title=f"paired differences against {label(combos[0]['options'])}", title_justify="left")
+        d = Table(title="paired differences against #1 (same walls)", title_justify="left")
         d.add_column("figure")
-        for c in combos[1:]:
-            d.add_column(label(c["options"]), justify="right")
+        for i in range(1, len(combos)):
+            d.add_column(f"#{i + 1}", justify="right")
         for key in combos[1]["vs_first"]:
             d.add_row(FIGURE_NAMES[key], *(_signed(c["vs_first"][key], key in PCT) for c in combos[1:]))
         console.print(d)
@@ -138,13 +141,17 @@ def check_report_deps() -> None:
 
 
 def write_report(report: dict[str, Any], out: Path) -> Path:
-    """Write ``report.html`` (plots embedded) and ``report.json`` into ``out``; returns the HTML's path."""
+    """Write ``report.html`` (plots embedded), ``report.json`` and each plot as PNG into ``out``; returns the
+    HTML's path."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(
         json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
     )
+    images: dict[str, str] = {}
     path = out / "report.html"
-    path.write_text(render_html(report), encoding="utf-8")
+    path.write_text(render_html(report, images), encoding="utf-8")
+    for name, data in images.items():
+        (out / f"{name}.png").write_bytes(base64.b64decode(data))
     return path
 
 
@@ -204,7 +211,7 @@ def plot_outcomes(report: dict[str, Any]) -> str:
     plt = _setup()
     combos = report["combinations"]
     names = [label(c["options"]) for c in combos]
-    fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(combos) + 2), 3.6))
+    fig, ax = plt.subplots(figsize=(10, 0.65 * len(combos) + 1.8))
     y = list(range(len(combos)))[::-1]
     left = [0.0] * len(combos)
     parts = [
@@ -231,7 +238,7 @@ def plot_outcomes(report: dict[str, Any]) -> str:
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of hands (%)  —  numbers: value and half-width of the 95% interval")
     ax.set_title("How hands end")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=3, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=3, frameon=False)
     ax.grid(axis="y", visible=False)
     return _png(fig)
 
@@ -347,7 +354,7 @@ def plot_escape(report: dict[str, Any]) -> str:
     a1.set_yticks(y, names)
     a1.set_xlabel("points (mean over seat-hands that fell behind)")
     a1.set_title("Playing on vs escaping, when furthest behind")
-    a1.legend(frameon=False, fontsize=8, loc="lower right")
+    a1.legend(frameon=False, fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
     bv, be = _err([c["escape"]["escape_better_share"] for c in combos], 100)
     a2.barh(y, bv, xerr=be, color=COLORS[5], height=0.5, capsize=3)
     a2.set_xlim(0, max(10.0, *(v + e for v, e in zip(bv, be[1], strict=True))) * 1.15)
@@ -377,9 +384,7 @@ def plot_paired(report: dict[str, Any]) -> str | None:
         vals = [f["value"] * scale for f in figs]
         err = [[v - f["ci95"][0] * scale for v, f in zip(vals, figs, strict=True)]]
         err.append([f["ci95"][1] * scale - v for v, f in zip(vals, figs, strict=True)])
-        colors = [
-            COLORS[3] if f["ci95"][0] > 0 else COLORS[0] if f["ci95"][1] < 0 else COLORS[2] for f in figs
-        ]
+        colors = [COLORS[2] if f["ci95"][0] <= 0 <= f["ci95"][1] else COLORS[1] for f in figs]
         for yy, v, lo, hi, col in zip(y, vals, err[0], err[1], colors, strict=True):
             ax.errorbar([v], [yy], xerr=[[lo], [hi]], fmt="o", color=col, capsize=4)
         ax.axvline(0, color="black", lw=0.8)
@@ -388,7 +393,9 @@ def plot_paired(report: dict[str, Any]) -> str | None:
     axes[0].set_yticks(y, [label(c["options"]) for c in combos[1:]])
     axes[0].set_ylim(-0.6, len(combos) - 1.4)
     fig.suptitle(
-        f"Change against {label(combos[0]['options'])} on the same walls (green / red: interval clear of 0)"
+        f"Change against {label(combos[0]['options'])} on the same walls "
+        "(blue: interval clear of 0; grey: within chance)",
+        y=1.08,
     )
     return _png(fig)
 
@@ -430,9 +437,11 @@ def _cell(fig: dict[str, Any], pct: bool = False, signed: bool = False) -> str:
     return f"<span{cls}>{f(v)}</span><br><small>{f(ci[0])} … {f(ci[1])}</small>"
 
 
-def _img(data: str | None, alt: str, caption: str) -> str:
+def _img(data: str | None, alt: str, caption: str, images: dict[str, str] | None = None) -> str:
     if data is None:
         return ""
+    if images is not None:
+        images[alt.replace(" ", "-")] = data
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"><p class="cap">{caption}</p>'
 
 
@@ -454,6 +463,18 @@ def _findings(report: dict[str, Any], tags: list[str]) -> str:
                     f"<b>{fig['value'] * scale:+.2f}</b>{unit} "
                     f"(95%: {lo * scale:+.2f} … {hi * scale:+.2f})</li>"
                 )
+    quiet = [
+        FIGURE_NAMES[k]
+        for k in combos[1]["vs_first"]
+        if all(
+            (c["vs_first"][k]["ci95"] or [0, 0])[0] <= 0 <= (c["vs_first"][k]["ci95"] or [0, 0])[1]
+            for c in combos[1:]
+        )
+    ]
+    if items and quiet:
+        items.append(
+            f"<li>No combination differs from #1 beyond chance in: {html.escape(', '.join(quiet))}.</li>"
+        )
     if not items:
         return (
             "<h2>Findings</h2><p>No combination differs from #1 beyond chance in dealer wins, draws, hand "
@@ -465,8 +486,8 @@ def _findings(report: dict[str, Any], tags: list[str]) -> str:
     )
 
 
-def render_html(report: dict[str, Any]) -> str:
-    """The report as one HTML page (plots embedded as PNG)."""
+def render_html(report: dict[str, Any], images: dict[str, str] | None = None) -> str:
+    """The report as one HTML page (plots embedded as PNG); ``images`` collects the plots by name (base64)."""
     combos = report["combinations"]
     esc = html.escape
     fixed = ", ".join(f"{k}={json.dumps(v)}" for k, v in report["options"].items()) or "none"
@@ -500,6 +521,7 @@ def render_html(report: dict[str, Any]) -> str:
             "outcomes",
             "Each bar is one combination: the share of hands the dealer wins, the non-dealer wins, and that "
             "end in a draw (流局).",
+            images=images,
         )
     )
     parts.append(
@@ -507,8 +529,9 @@ def render_html(report: dict[str, Any]) -> str:
             plot_paired(report),
             "paired differences",
             "Each dot is a combination's difference from the first, measured wall by wall on the same deals; "
-            "the bar is its 95% interval. A green or red dot is a difference the run has shown; a grey one "
-            "is within chance.",
+            "the bar is its 95% interval. A blue dot is a difference the run has shown; a grey one is "
+            "within chance.",
+            images=images,
         )
     )
     parts.append(
@@ -518,6 +541,7 @@ def render_html(report: dict[str, Any]) -> str:
             "Hand length counts the discards of both players; points per hand are the points that changed "
             "hands (0 in a draw); their spread is the standard deviation per hand; the dealer's points are "
             "what the dealer won on average (negative: lost).",
+            images=images,
         )
     )
     parts.append("<h2>How big the wins are</h2>")
@@ -527,6 +551,7 @@ def render_html(report: dict[str, Any]) -> str:
             "points and fans",
             "The share of wins at each number of points (left) and at each fan total (right); lines are "
             "drawn side by side so that equal ones stay visible.",
+            images=images,
         )
     )
     top: dict[str, int] = {}
@@ -547,6 +572,7 @@ def render_html(report: dict[str, Any]) -> str:
             "Left: the share of hands in which the event happens at least once. Right: the win rate of a "
             "seat the event happened to, minus that of a seat it did not happen to, with its 95% interval. "
             "It is an association: a seat that accepts a triplet offer chose to, for instance.",
+            images=images,
         )
     )
     ev_rows = []
@@ -577,6 +603,7 @@ def render_html(report: dict[str, Any]) -> str:
             "opponent's), at the turn it was furthest behind: what playing on cost it (its loss in the hand) "
             "against what escaping then would have cost (the escape penalty). Escaping pays where the blue "
             "bar passes the red one.",
+            images=images,
         )
     )
     esc_names = {
