@@ -217,3 +217,10 @@ def test_escape_incentive_as_defined() -> None:
         "1": {"seat_hands": 1, "mean_gain": -15.0, "escape_better_share": 0.0},
         "2": {"seat_hands": 1, "mean_gain": 20.0, "escape_better_share": 1.0},
     }
+
+
+def test_equal_bots_play_a_wall_once_with_the_same_result() -> None:
+    rules = find_ruleset("cuopai789", cuo_prob=0.2)
+    config = BalanceConfig((rules,), ("greedy", "greedy"), 4)
+    for wall in range(4):
+        assert play_wall(config, wall) == play_wall(config, wall, mirror=False)

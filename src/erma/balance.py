@@ -213,16 +213,27 @@ WallResult = tuple[tuple[HandStat, HandStat], ...]
 """Per combination, the wall's two hands (bot A in seat 0, then bot A in seat 1)."""
 
 
-def play_wall(config: BalanceConfig, wall: int) -> WallResult:
-    """Play wall ``wall`` under every combination, twice (the bots swapped)."""
+def play_wall(config: BalanceConfig, wall: int, *, mirror: bool = True) -> WallResult:
+    """Play wall ``wall`` under every combination, twice (the bots swapped).
+
+    With two bots of the same name the swapped hand is the same hand (the bot in a seat has that seat's
+    seed either way), so it is played once and counted for both seatings (``mirror``; the result is the
+    same).
+    """
     seed = hand_seed(config.seed, wall)
     seeds = [bot_seed(config.seed, wall, s) for s in (0, 1)]
     a, b = config.bots
     out = []
     for rules in config.rules:
         pair = []
+        first: HandStat | None = None
         for names, seat_of_a in (((a, b), 0), ((b, a), 1)):
-            h = play_tracked(rules, seed, names, seeds)
+            h = (
+                first
+                if (first is not None and mirror and a == b)
+                else play_tracked(rules, seed, names, seeds)
+            )
+            first = h
             w = h.outcome.winner
             winner_bot = None if w is None else (0 if w == seat_of_a else 1)
             pair.append(
