@@ -7,10 +7,11 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -104,25 +105,18 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise RuleSetError(f"--games {args.games}: at least 1")
     records = Path(args.records) if args.records else None
-    progress = None
-    bar = None
-    if sys.stderr.isatty() and not args.no_progress:
-        from rich.progress import Progress
-
-        bar = Progress(transient=True)
-        task = bar.add_task(f"{args.rules} {args.bots}", total=args.games)
-        bar.start()
-
-        def progress(done: int) -> None:
-            bar.update(task, completed=done)
-
-    try:
+    with _progress_bar(f"{args.rules} {args.bots}", args.no_progress) as progress:
         stats = run(
-            rules, bots, args.games, args.seed, duplicate=args.duplicate, records=records, progress=progress
+            rules,
+            bots,
+            args.games,
+            args.seed,
+            duplicate=args.duplicate,
+            records=records,
+            progress=None if progress is None else (lambda done: progress(done, args.games)),
+            workers=args.workers,
+            cluster=args.cluster,
         )
-    finally:
-        if bar is not None:
-            bar.stop()
     summary = stats.summary()
     if not args.json:
         print(
@@ -138,6 +132,84 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         print("  fans " + ", ".join(f"{k} {v}" for k, v in top))
         print(f"  {summary['games_per_second']} games/s, {summary['actions_per_second']} actions/s")
     print(json.dumps(summary, ensure_ascii=False) if args.json else "", end="\n" if args.json else "")
+    return 0
+
+
+@contextlib.contextmanager
+def _progress_bar(label: str, off: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar of completed walls on stderr (none when stderr is not a terminal)."""
+    if off or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield update
+
+
+def _cmd_balance(args: argparse.Namespace) -> int:
+    import time
+
+    from erma.balance import parse_vary, run_balance
+    from erma.errors import RuleSetError
+
+    bots = [b.strip() for b in args.bots.split(",")]
+    if len(bots) != 2:
+        raise RuleSetError(f"--bots {args.bots!r}: name two bots, e.g. greedy,greedy")
+    if not args.vary:
+        raise RuleSetError("--vary KEY=V1,V2: name at least one option to vary (e.g. cuo_prob=0,0.05,0.2)")
+    vary = parse_vary(args.vary)
+    fixed = _parse_options(args.option)
+    if args.out:
+        from erma.balance_report import check_report_deps
+
+        check_report_deps()
+    t0 = time.perf_counter()
+    with _progress_bar(f"balance {args.rules}", args.no_progress) as progress:
+        report = run_balance(
+            args.rules,
+            vary,
+            args.walls,
+            (bots[0], bots[1]),
+            args.seed,
+            fixed=fixed,
+            workers=args.workers,
+            cluster=args.cluster,
+            progress=progress,
+        )
+    seconds = time.perf_counter() - t0
+    hands = report["hands_per_combination"] * len(report["combinations"])
+    where = f"cluster {args.cluster}" if args.cluster else f"{args.workers} worker(s)"
+    print(
+        f"erma balance: {args.walls} walls, {hands} hands in {seconds:.1f} s on {where} "
+        f"({args.walls / seconds:.1f} walls/s)",
+        file=sys.stderr,
+    )
+    if args.out:
+        from erma.balance_report import write_report
+
+        path = write_report(report, Path(args.out))
+        print(f"erma balance: report written to {path}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        from erma.balance_report import print_table
+
+        print_table(report)
     return 0
 
 
@@ -268,6 +340,16 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _runner_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=int, default=1, help="local processes to spread the walls over")
+    parser.add_argument(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS",
+        help="run the walls as Ray tasks: ray://HOST:PORT, HOST:PORT, auto, or local (erma[ray] extra)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``erma`` command."""
     parser = argparse.ArgumentParser(prog="erma", description="erma (二麻): two-player mahjong")
@@ -301,7 +383,35 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--duplicate", action="store_true", help="play every wall twice with the seats swapped")
     sim.add_argument("--option", action="append", default=[], help="rule option KEY=VALUE (repeatable)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _runner_arguments(sim)
     sim.set_defaults(func=_cmd_sim)
+
+    bal = sub.add_parser(
+        "balance", help="what rule options do to the game: every combination on the same walls"
+    )
+    bal.add_argument(
+        "--rules", default="cuopai789", help="rule set preset (cuopai789, classic64, wushuang128, …)"
+    )
+    bal.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2",
+        help="a rule option and its values, e.g. cuo_prob=0,0.05,0.2 (repeatable: every combination)",
+    )
+    bal.add_argument(
+        "--option", action="append", default=[], help="a fixed rule option KEY=VALUE (repeatable)"
+    )
+    bal.add_argument("--walls", type=int, default=200, help="walls per combination (each played twice)")
+    bal.add_argument("--bots", default="greedy,greedy", help="two bot names, comma-separated")
+    bal.add_argument("--seed", default="0")
+    bal.add_argument(
+        "--out", default=None, metavar="DIR", help="write report.html (plots inside) and report.json"
+    )
+    bal.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    bal.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _runner_arguments(bal)
+    bal.set_defaults(func=_cmd_balance)
 
     replay = sub.add_parser("replay", help="show a game record as text, or verify it")
     replay.add_argument("file")

@@ -1,7 +1,12 @@
 """Self-play (自对弈): bots against bots, one hand per game, with statistics that are deterministic.
 
-Game i uses the hand seed ``sha256(f"{seed}:{i}")``; bots are seeded from the seed and their index, so two
-runs with the same arguments give the same games (only the timing differs).
+Game i is played on wall ``i`` (``i // 2`` with ``duplicate``, where each wall is played twice with the
+seats swapped); the wall's seed is ``sha256(f"{seed}:{wall}")`` and the bot in seat s chooses with the seed
+``f"{seed}:{wall}:{s}"``. A game depends on nothing else, so games run in any order, on any number of
+processes or machines (:mod:`erma.runner`), and two runs with the same arguments give the same games (only
+the timing differs).
+
+:func:`outcome` is the one place that reads a finished hand's result.
 """
 
 from __future__ import annotations
@@ -17,15 +22,21 @@ from pathlib import Path
 from typing import Any
 
 from erma.bots import Bot, make_bot
-from erma.game import EndReason, Phase, apply_unchecked, legal_actions, new_hand, seat_view
+from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.record import to_record
 from erma.game.state import GameState
 from erma.rules import RuleSet
+from erma.runner import run_walls
 
 
 def hand_seed(seed: int | str, index: int) -> str:
     """The seed of game ``index`` of a run."""
     return hashlib.sha256(f"{seed}:{index}".encode()).hexdigest()
+
+
+def bot_seed(seed: int | str, wall: int, seat: int) -> str:
+    """The seed of the bot in ``seat`` on wall ``wall`` (each wall's choices independent of the others)."""
+    return f"{seed}:{wall}:{seat}"
 
 
 def play_hand(rules: RuleSet, seed: str, bots: Sequence[Bot], dealer: int | None = None) -> GameState:
@@ -40,6 +51,39 @@ def play_hand(rules: RuleSet, seed: str, bots: Sequence[Bot], dealer: int | None
     return state
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished hand ended (结果), as the statistics read it."""
+
+    reason: str
+    """``win``, ``draw`` (流局) or ``escape`` (逃跑)."""
+    winner: int | None
+    how: str | None
+    """``self``, ``discard``, ``rob`` or ``haidi`` for a win."""
+    fans: tuple[tuple[str, int], ...]
+    """(Chinese name, count) of each fan of a win."""
+    fan_total: int
+    deltas: tuple[int, int]
+    """Points each seat won (negative: paid) in the hand."""
+    escaper: int | None = None
+
+
+def outcome(state: GameState) -> Outcome:
+    """The adapter from the engine's :class:`~erma.game.HandResult` to :class:`Outcome` (the one place that
+    reads it)."""
+    result = state.result
+    assert result is not None, "a finished hand has a result"
+    return Outcome(
+        reason=result.reason.value,
+        winner=result.winner,
+        how=None if result.how is None else result.how.value,
+        fans=tuple((f.name_zh, f.count) for f in result.fans),
+        fan_total=result.fan_total,
+        deltas=result.deltas,
+        escaper=result.escaper,
+    )
+
+
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson interval of a proportion k/n."""
     if n == 0:
@@ -49,6 +93,48 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
     return (round(max(0.0, c - h), 4), round(min(1.0, c + h), 4))
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    """What every game of a self-play run shares (sent once to each worker)."""
+
+    rules: RuleSet
+    bots: tuple[str, str]
+    seed: int | str
+    duplicate: bool = False
+    records: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What one game of self-play contributes to the statistics (mergeable: see :meth:`SimStats.add`)."""
+
+    outcome: Outcome
+    seat_of_bot: tuple[int, int]
+    actions: int
+    counters: tuple[tuple[str, int], ...]
+    record: dict[str, Any] | None = None
+
+
+def play_game(config: SimConfig, game: int) -> GameResult:
+    """Play game ``game`` of a run (its wall, seats and bots' seeds follow from the config and the index)."""
+    wall = game // 2 if config.duplicate else game
+    seat_of_bot = (1, 0) if game % 2 == 1 else (0, 1)
+    names = [config.bots[seat_of_bot.index(s)] for s in (0, 1)]
+    bots = [make_bot(names[s], bot_seed(config.seed, wall, s)) for s in (0, 1)]
+    state = play_hand(config.rules, hand_seed(config.seed, wall), bots)
+    record = None
+    if config.records:
+        record = to_record(state)
+        record["bots"] = names
+    counters = tuple(sorted((k, v) for k, v in state.counters.items() if v))
+    return GameResult(outcome(state), seat_of_bot, len(state.actions), counters, record)
+
+
+def sim_shard(config: SimConfig, games: Sequence[int]) -> list[GameResult]:
+    """The runner's shard function of self-play: one :class:`GameResult` per game index."""
+    return [play_game(config, g) for g in games]
 
 
 @dataclass
@@ -66,23 +152,22 @@ class SimStats:
     events: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
 
-    def add(self, state: GameState, seat_of_bot: Sequence[int]) -> None:
-        """Count one finished hand; ``seat_of_bot[i]`` is the seat bot i played."""
+    def add(self, game: GameResult) -> None:
+        """Count one finished game (results merge in any order; a run adds them in game order)."""
         self.games += 1
-        self.actions += len(state.actions)
-        result = state.result
-        assert result is not None, "a finished hand has a result"
-        for name, n in state.counters.items():
+        self.actions += game.actions
+        out = game.outcome
+        for name, n in game.counters:
             self.events[name] += n
-        if result.reason is EndReason.WIN:
-            assert result.winner is not None
-            self.wins[seat_of_bot.index(result.winner)] += 1
-            for f in result.fans:
-                self.fans[f.name_zh] += f.count
+        if out.reason == "win":
+            assert out.winner is not None
+            self.wins[game.seat_of_bot.index(out.winner)] += 1
+            for name, n in out.fans:
+                self.fans[name] += n
         else:
             self.draws += 1
-        for bot, seat in enumerate(seat_of_bot):
-            self.points[bot] += result.deltas[seat]
+        for bot, seat in enumerate(game.seat_of_bot):
+            self.points[bot] += out.deltas[seat]
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary; only ``seconds`` and the per-second figures depend on timing."""
@@ -119,26 +204,34 @@ def run(
     duplicate: bool = False,
     records: Path | None = None,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
+    cluster: str | None = None,
 ) -> SimStats:
-    """Play ``games`` hands between two named bots, seats alternating (each wall twice with ``duplicate``)."""
-    bots = [make_bot(name, f"{seed}:{i}") for i, name in enumerate(bot_names)]
-    stats = SimStats(rules.name, list(bot_names))
+    """Play ``games`` hands between two named bots, seats alternating (each wall twice with ``duplicate``).
+
+    ``workers`` / ``cluster`` spread the games as :func:`erma.runner.run_walls` does; the statistics are the
+    same for any of them.
+    """
+    a, b = bot_names
+    for name in bot_names:
+        make_bot(name)  # an unknown name fails here, before any worker starts
+    config = SimConfig(rules, (a, b), seed, duplicate, records is not None)
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    for i in range(games):
-        wall = i // 2 if duplicate else i
-        swap = i % 2 == 1
-        seat_of_bot = [1, 0] if swap else [0, 1]
-        seated = [bots[seat_of_bot.index(0)], bots[seat_of_bot.index(1)]]
-        hs = hand_seed(seed, wall)
-        state = play_hand(rules, hs, seated)
-        stats.add(state, seat_of_bot)
-        if records is not None:
-            rec = to_record(state)
-            rec["bots"] = [bot_names[seat_of_bot.index(0)], bot_names[seat_of_bot.index(1)]]
-            (records / f"game-{i:06d}.json").write_text(json.dumps(rec, ensure_ascii=False), encoding="utf-8")
-        if progress is not None:
-            progress(i + 1)
+    results = run_walls(
+        sim_shard,
+        config,
+        games,
+        workers=workers,
+        cluster=cluster,
+        progress=None if progress is None else (lambda done, _total: progress(done)),
+    )
+    stats = SimStats(rules.name, list(bot_names))
+    for i, game in enumerate(results):
+        stats.add(game)
+        if records is not None and game.record is not None:
+            text = json.dumps(game.record, ensure_ascii=False)
+            (records / f"game-{i:06d}.json").write_text(text, encoding="utf-8")
     stats.seconds = time.perf_counter() - t0
     return stats
