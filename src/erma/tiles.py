@@ -332,6 +332,19 @@ def to_mpsz(tiles: Iterable[Tile]) -> str:
     return "".join("".join(ds) + c for c, ds in groups.items() if ds)
 
 
+def next_kind(t: Tile) -> Tile:
+    """The kind after ``t`` (the indicator order): 1→…→9→1 within a suit, 东→南→西→北→东, 白→中→发→白.
+
+    >>> [tile_to_mpsz(next_kind(parse_tile(x))) for x in ("9m", "4z", "5z", "7z", "6z")]
+    ['1m', '1z', '7z', '6z', '5z']
+    """
+    if t < 27:
+        return t - 8 if t % 9 == 8 else t + 1
+    if t < 31:
+        return 27 if t == 30 else t + 1
+    return {31: 33, 33: 32, 32: 31}[t]
+
+
 def tile_to_mpsz(tile: Tile) -> str:
     """One tile in mpsz: ``"5z"``."""
     if type(tile) is int and 0 <= tile < NUM_ALL_KINDS:

@@ -25,9 +25,8 @@ from sqlalchemy.engine import make_url
 
 from erma.store import Store
 
+from ..store.conftest import PG_ADMIN, _admin
 from .conftest import Client, Running, run_async, start_server
-
-PG_ADMIN = os.environ.get("ERMA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
 ROOMS = """
 [[room]]
@@ -58,14 +57,6 @@ tier = "expert"
 entry_min = 100
 bean_rate = 5000
 """
-
-
-async def _admin(sql: str) -> None:
-    conn = await asyncpg.connect(PG_ADMIN, timeout=5)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -15,7 +15,7 @@ from erma.game import flow
 from erma.game.family import family_for
 from erma.game.state import GameState, Phase, Seat
 from erma.rules import RuleSet
-from erma.tiles import Tile, tile_to_mpsz, to_mpsz
+from erma.tiles import Tile, next_kind, tile_to_mpsz, to_mpsz
 
 COUNTERS = ("cuo", "triplet_offer", "triplet_accept", "exchange", "haidi", "flower")
 """How often each random event happened in a hand (``GameState.counters``)."""
@@ -36,15 +36,6 @@ def roll_dealer(rules: RuleSet, rng: random.Random) -> tuple[int, tuple[int, ...
         rolls += [*a, *b]
         if sum(a) != sum(b):
             return (0 if sum(a) > sum(b) else 1), tuple(rolls)
-
-
-def next_kind(t: Tile) -> Tile:
-    """The kind after ``t``: 1→…→9→1 within a suit, E→S→W→N→E, 中→发→白→中."""
-    if t < 27:
-        return t - 8 if t % 9 == 8 else t + 1
-    if t < 31:
-        return 27 if t == 30 else t + 1
-    return {31: 33, 32: 31, 33: 32}[t]
 
 
 def new_hand(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from erma.errors import InvalidRecordError
+from erma.scoring.pipeline import ScoredFan
 from erma.tiles import Tile, parse_tile, tile_to_mpsz
 
 
@@ -69,27 +70,8 @@ class Grade(enum.Enum):
     DOUBLE = "double"
 
 
-@dataclass(frozen=True, slots=True)
-class FanEntry:
-    """One fan (or, in 温州, one reason for the multiplier) of a win, as the settlement lists it."""
-
-    id: str
-    name_zh: str
-    name_en: str
-    points: int
-    count: int
-    tiles: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """The record's form: ``{"id", "name_zh", "name_en", "points", "count", "tiles"}``."""
-        return {
-            "id": self.id,
-            "name_zh": self.name_zh,
-            "name_en": self.name_en,
-            "points": self.points,
-            "count": self.count,
-            "tiles": list(self.tiles),
-        }
+FanEntry = ScoredFan
+"""One fan of a win (温州: one reason for the multiplier): scoring's own value; ``to_dict()`` is its form."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +133,7 @@ class HandResult:
             "how": self.how.value,
             "tile": tile_to_mpsz(self.tile),
             "hand": self.hand,
-            "fans": [f.to_json() for f in self.fans],
+            "fans": [f.to_dict() for f in self.fans],
             "fan_total": self.fan_total,
         }
         out.update(self.extra)

@@ -20,6 +20,11 @@ def hands_shown(state: GameState) -> tuple[str, str]:
     return shown[0], shown[1]
 
 
+def win_deltas(winner: int, points: int) -> tuple[int, int]:
+    """Each seat's points when ``winner`` receives ``points`` from the other."""
+    return (points, -points) if winner == 0 else (-points, points)
+
+
 def finish_win(state: GameState, seat: int, tile: Tile, how: str, found: Win) -> None:
     """``seat`` wins with ``tile``."""
     state.result = result = state.family.settle_win(state, seat, tile, how, found)
@@ -45,9 +50,6 @@ def escape(state: GameState, seat: int) -> None:
         streak=state.streak,
         stakes=(state.stakes[0], state.stakes[1]),
     )
-    deltas = [0, 0]
-    deltas[seat] = -penalty
-    deltas[1 - seat] = penalty
-    state.result = HandResult(EndReason.ESCAPE, (deltas[0], deltas[1]), escaper=seat, points=penalty)
+    state.result = HandResult(EndReason.ESCAPE, win_deltas(1 - seat, penalty), escaper=seat, points=penalty)
     state.phase = Phase.END
     state.emit("escape", seat, {"points": penalty})

@@ -29,8 +29,8 @@ from erma.game.legal import (
     has_wait,
     waits_of,
 )
-from erma.game.result import EndReason, FanEntry, HandResult, WinHow
-from erma.game.settle import hands_shown
+from erma.game.result import EndReason, HandResult, WinHow
+from erma.game.settle import hands_shown, win_deltas
 from erma.game.state import GameState
 from erma.game.win import WinCheck, check_win
 from erma.hand import Meld, MeldKind
@@ -181,23 +181,16 @@ class Standard:
 
     def settle_win(self, state: GameState, seat: int, tile: Tile, how: str, found: Win) -> HandResult:
         assert isinstance(found, WinCheck)
-        loser = 1 - seat
-        deltas = [0, 0]
-        deltas[seat] = found.points
-        deltas[loser] = -found.points
-        fans = tuple(
-            FanEntry(f.id, f.name_zh, f.name_en, f.points, f.count, tuple(f.tiles)) for f in found.result.fans
-        )
         return HandResult(
             EndReason.WIN,
-            (deltas[0], deltas[1]),
+            win_deltas(seat, found.points),
             hands=hands_shown(state),
             winner=seat,
-            loser=loser,
+            loser=1 - seat,
             how=WinHow(how),
             tile=tile,
             hand=found.context.to_notation(),
-            fans=fans,
+            fans=tuple(found.result.fans),
             fan_total=found.fan_total,
             points=found.points,
         )

@@ -16,7 +16,7 @@ from erma.game.families import wenzhou_wins as wz
 from erma.game.family import Win
 from erma.game.legal import AKONG, CHOW, CKONG, DISCARD, KONG, PUNG, find_win
 from erma.game.result import EndReason, FanEntry, Grade, HandResult, WinHow
-from erma.game.settle import hands_shown
+from erma.game.settle import hands_shown, win_deltas
 from erma.game.state import GameState, Phase
 from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
@@ -283,10 +283,7 @@ class Wenzhou:
     def settle_win(self, state: GameState, seat: int, tile: Tile, how: str, found: Win) -> HandResult:
         assert isinstance(found, wz.WenzhouWin)
         loser = 1 - seat
-        deltas = [0, 0]
-        deltas[seat] = found.points
-        deltas[loser] = -found.points
-        deltas = [d + k for d, k in zip(deltas, state.kong_money, strict=True)]
+        deltas = [d + k for d, k in zip(win_deltas(seat, found.points), state.kong_money, strict=True)]
         v, s = found.verdict, found.settlement
         return HandResult(
             EndReason.WIN,

@@ -22,7 +22,7 @@ from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
-from erma.tiles import Tile, parse_tile, tile_to_mpsz, to_mpsz
+from erma.tiles import Tile, next_kind, parse_tile, tile_to_mpsz, to_mpsz
 
 if TYPE_CHECKING:
     from erma.game.state import GameState
@@ -34,15 +34,6 @@ JOKER: Tile = -1
 
 GRADES = {1: "soft", 2: "hard", 4: "double"}
 """软 ×1, 硬 ×2, 双翻 ×4."""
-
-
-def next_kind(t: Tile) -> Tile:
-    """The kind after ``t``: 1→…→9→1 within a suit, E→S→W→N→E, 中→发→白→中 (C→F→P→C)."""
-    if t < 27:
-        return t - 8 if t % 9 == 8 else t + 1
-    if t < 31:
-        return 27 if t == 30 else t + 1
-    return {33: 32, 32: 31, 31: 33}[t]
 
 
 def caishen_of(flipped: Tile, mode: str) -> Tile:
