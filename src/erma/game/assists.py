@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from erma.game import flow, settle
 from erma.game.legal import cuo_kinds, find_win, pool, waits_of
+from erma.game.result import DrawSource
 from erma.game.state import GameState, Phase
 from erma.tiles import Tile, tile_to_mpsz, to_mpsz
 
@@ -165,7 +166,7 @@ def take_cuo(state: GameState, seat: int, kind: Tile) -> None:
             del state.wall_public[j]
             state.tail -= 1
     state.emit("cuo", seat, {}, {"kind": tile_to_mpsz(kind)}, seat)
-    flow.after_draw(state, seat, tile, "cuo", public)
+    flow.after_draw(state, seat, tile, DrawSource.CUO, public)
 
 
 def decline_cuo(state: GameState, seat: int) -> None:
@@ -206,7 +207,7 @@ def haidi_pick(state: GameState, seat: int, index: int) -> None:
     if t < 34:  # (a flower picked completes nothing)
         me.add(t)
         state.drawn = t
-        state.draw_kind = "haidi"
+        state.draw_kind = DrawSource.HAIDI
         found = find_win(state, seat, t, "haidi")
     state.emit("haidi_pick", seat, {"index": index, "tile": tile_to_mpsz(t), "wins": found is not None})
     if found is not None:

@@ -13,6 +13,7 @@ import random
 from erma.errors import IllegalActionError
 from erma.game import flow
 from erma.game.family import family_for
+from erma.game.result import DrawSource
 from erma.game.state import GameState, Phase, Seat
 from erma.rules import RuleSet
 from erma.tiles import Tile, next_kind, tile_to_mpsz, to_mpsz
@@ -165,7 +166,7 @@ def deal_tiles(state: GameState) -> None:
                 return
     last = dealt[dealer][-1]
     state.drawn = last if last < 34 and seats[dealer].counts[last] else None
-    state.draw_kind = "deal"
+    state.draw_kind = DrawSource.DEAL
     if rules.start_exchange_enabled and reserve:
         state.exchange_order = [dealer, 1 - dealer]
         state.phase = Phase.EXCHANGE

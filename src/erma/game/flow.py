@@ -16,9 +16,13 @@ from erma.errors import IllegalActionError
 from erma.game import assists, settle
 from erma.game.actions import WIN, Action, Kind
 from erma.game.legal import find_win, legal_actions, self_win_tile, timeout_action
+from erma.game.result import DrawSource
 from erma.game.state import GameState, Phase
 from erma.hand import Meld, MeldKind
 from erma.tiles import Tile, tile_to_mpsz
+
+_FROM = {DrawSource.NORMAL: "head", DrawSource.CUO: "pool"}
+"""Where a draw came from, as its event says (the rest come from the tail)."""
 
 
 def apply(state: GameState, seat: int, action: Action | str) -> None:
@@ -172,17 +176,17 @@ def draw_head(state: GameState, seat: int) -> None:
     t = state.wall[state.head]
     public = state.wall_public[state.head]
     state.head += 1
-    after_draw(state, seat, t, "normal", public)
+    after_draw(state, seat, t, DrawSource.NORMAL, public)
 
 
 def replacement_draw(state: GameState, seat: int) -> None:
     """Draw a replacement from the tail (after a kong)."""
     state.family.on_replacement_draw(state)
     state.tail -= 1
-    after_draw(state, seat, state.wall[state.tail], "replacement", state.wall_public[state.tail])
+    after_draw(state, seat, state.wall[state.tail], DrawSource.REPLACEMENT, state.wall_public[state.tail])
 
 
-def after_draw(state: GameState, seat: int, t: Tile, kind: str, public: bool) -> None:
+def after_draw(state: GameState, seat: int, t: Tile, kind: DrawSource, public: bool) -> None:
     """A tile reaches ``seat``'s hand (flowers set aside and replaced); its turn begins."""
     me = state.seats[seat]
     while t >= 34:  # 补花: show the flower, draw a replacement from the tail
@@ -195,7 +199,7 @@ def after_draw(state: GameState, seat: int, t: Tile, kind: str, public: bool) ->
         state.tail -= 1
         t = state.wall[state.tail]
         public = state.wall_public[state.tail]
-        kind = "flower"
+        kind = DrawSource.FLOWER
     me.add(t)
     me.passed_win = 0
     if me.riichi:
@@ -203,7 +207,7 @@ def after_draw(state: GameState, seat: int, t: Tile, kind: str, public: bool) ->
     state.drawn = t
     state.draw_kind = kind
     state.claimed = False
-    where = {"normal": "head", "cuo": "pool"}.get(kind, "tail")
+    where = _FROM.get(kind, "tail")
     data: dict[str, Any] = {"from": where, "wall": state.wall_left}
     if public:
         data["tile"] = tile_to_mpsz(t)
@@ -250,7 +254,7 @@ def _claim(state: GameState, seat: int, a: Action) -> None:
         replacement_draw(state, seat)
     else:
         state.drawn = None
-        state.draw_kind = "claim"
+        state.draw_kind = DrawSource.CLAIM
         state.claimed = True
 
 

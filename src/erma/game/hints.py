@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from erma.game.legal import legal_actions
+from erma.game.result import DrawSource
 from erma.game.seatview import visible_counts
 from erma.game.state import GameState, Phase
 from erma.tiles import Tile, tile_to_mpsz
@@ -40,7 +41,7 @@ def _worth(state: GameState, seat: int, tile: Tile, own_discard_first: bool) -> 
         opp.discards_made -= 1
         me.discards_made += not own_discard_first  # a self-draw comes after one more own discard
         me.add(tile)
-        state.drawn, state.draw_kind = tile, "normal"
+        state.drawn, state.draw_kind = tile, DrawSource.NORMAL
         try:
             self_drawn = _score(state, seat, tile, "self")
         finally:

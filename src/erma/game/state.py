@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from erma.analysis.tables import INC
+from erma.game.result import DrawSource, HandResult
 from erma.hand import Meld
 from erma.rules import RuleSet
 from erma.tiles import Tile
 
 if TYPE_CHECKING:
     from erma.game.family import Family
-    from erma.game.result import HandResult
 
 
 class Phase(enum.Enum):
@@ -166,7 +166,7 @@ class GameState:
     actor: int = 0
     drawn: Tile | None = None
     """The tile the actor just drew (None after a claim or on the dealer's first turn)."""
-    draw_kind: str = ""
+    draw_kind: DrawSource = DrawSource.NONE
     """How ``drawn`` came (a :class:`~erma.game.result.DrawSource` value): deal, normal, replacement (after a
     kong), flower, cuo, haidi, claim."""
     claimed: bool = False

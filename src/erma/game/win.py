@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from erma.analysis import shapes
+from erma.game.result import DrawSource
 from erma.game.seatview import table_copies
 from erma.game.state import GameState
 from erma.scoring import WinContext, plan_for, score
@@ -90,7 +91,7 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
         win_tile=tile,
         self_drawn=self_drawn,
         fourth_tile=visible >= rules.copies - 1,
-        about_kong=(how == "self" and state.draw_kind == "replacement") or how == "rob",
+        about_kong=(how == "self" and state.draw_kind is DrawSource.REPLACEMENT) or how == "rob",
         wall_last=(how in ("self", "haidi") and (state.wall_left == 0 or how == "haidi"))
         or (how == "discard" and state.wall_left == 0),
         seat_wind=state.seat_wind(seat),

@@ -15,7 +15,7 @@ from erma.game.actions import WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
 from erma.game.family import Win
 from erma.game.legal import AKONG, CHOW, CKONG, DISCARD, KONG, PUNG, find_win
-from erma.game.result import EndReason, FanEntry, Grade, HandResult, WinHow
+from erma.game.result import DrawSource, EndReason, FanEntry, Grade, HandResult, WinHow
 from erma.game.settle import hands_shown, win_deltas
 from erma.game.state import GameState, Phase
 from erma.hand import Meld, MeldKind
@@ -125,7 +125,7 @@ class Wenzhou:
                 state.seats[s].add(t)
             state.emit("hand", s, {"count": len(dealt[s])}, {"tiles": to_mpsz(dealt[s])}, s)
         state.drawn = dealt[dealer][-1]
-        state.draw_kind = "deal"
+        state.draw_kind = DrawSource.DEAL
         flow.enter_turn(state, dealer, after_draw=False)
 
     # -------------------------------------------------------------------------------- legality
