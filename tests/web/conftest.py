@@ -61,6 +61,24 @@ entry_min = 100
 bean_rate = 200
 
 [[room]]
+id = "web-classic"
+name_zh = "经典 测试场"
+name_en = "Classic · test"
+rules = "classic64"
+tier = "novice"
+entry_min = 100
+bean_rate = 1
+
+[[room]]
+id = "web-wushuang"
+name_zh = "无双 测试场"
+name_en = "Wushuang · test"
+rules = "wushuang128"
+tier = "novice"
+entry_min = 100
+bean_rate = 1
+
+[[room]]
 id = "web-wenzhou"
 name_zh = "温州 测试场"
 name_en = "Wenzhou · test"
@@ -93,6 +111,22 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
 
 
 @pytest.fixture(scope="session")
+def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    """A server with the real pacing: the uniform 1.2 s pause after a person's discard (claim_window_s)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (.ci/run installs Debian's chromium)")
+    tmp = tmp_path_factory.mktemp("paced")
+    rooms = tmp / "rooms.toml"
+    rooms.write_text(ROOMS, encoding="utf-8")
+    srv, thread, running = start_server(
+        tmp, rooms_file=str(rooms), bot_pause_s=0.3, claim_window_s=1.2, bot_fill_s=0.5, time_scale=1.0
+    )
+    yield running
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing")
@@ -105,8 +139,25 @@ def browser() -> Iterator[Any]:
 class Page:
     """A fresh browser context and page that records console errors and uncaught exceptions."""
 
-    def __init__(self, browser: Any, url: str, width: int = 960, height: int = 720) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN")
+    def __init__(
+        self,
+        browser: Any,
+        url: str,
+        width: int = 960,
+        height: int = 720,
+        touch: bool = False,
+        lang: str = "zh",
+    ) -> None:
+        self.context = browser.new_context(
+            viewport={"width": width, "height": height},
+            locale="zh-CN" if lang == "zh" else "en-US",
+            has_touch=touch,
+            is_mobile=touch,
+        )
+        if lang != "zh":  # the client remembers its language in localStorage
+            self.context.add_init_script(
+                f"localStorage.getItem('erma.lang') || localStorage.setItem('erma.lang', '{lang}')"
+            )
         self.page = self.context.new_page()
         self.url = url
         self.errors: list[str] = []
@@ -137,6 +188,10 @@ def phone(browser: Any, web_server: Running) -> Iterator[Page]:
     yield p
     p.close()
     assert p.errors == [], f"console errors: {p.errors}"
+
+
+DESKTOP = (1366, 768)
+PHONE = (390, 844)
 
 
 def copy_shots(dest: Path) -> None:

@@ -192,6 +192,58 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
             return _error(404, "not_found", f"no game {record_id} of yours")
         return JSONResponse({**stored["record"], "id": stored["id"], "created": stored["created"]})
 
+    async def game_replay(request: Request) -> Response:
+        """The hand re-played by the engine, one seat view per step (docs/protocol.md)."""
+        from erma.errors import InvalidRecordError
+        from erma.server.review import replay_steps
+
+        account = await account_of(request)
+        if account is None:
+            return _error(401, "not_authenticated", "a session token is needed")
+        try:
+            record_id = int(request.path_params["id"])
+        except ValueError:
+            return _error(400, "invalid_input", "a game id is a number")
+        stored = await state["store"].get_record(record_id)
+        if stored is None or account.id not in stored["account_ids"]:
+            return _error(404, "not_found", f"no game {record_id} of yours")
+        seat_text = request.query_params.get("seat")
+        if seat_text is None:
+            seat = stored["account_ids"].index(account.id)
+        elif seat_text in ("0", "1"):
+            seat = int(seat_text)
+        else:
+            return _error(400, "invalid_input", f"seat {seat_text!r} is not 0 or 1")
+        record = stored["record"]
+        try:
+            steps = replay_steps(record, seat)
+        except InvalidRecordError as exc:
+            return _error(400, "bad_record", str(exc))
+        room = rooms.get(record.get("room", ""))
+        return JSONResponse(
+            {
+                "id": stored["id"],
+                "created": stored["created"],
+                "seat": seat,
+                "rules": record.get("rules"),
+                "room": room.public() if room is not None else {"id": record.get("room")},
+                "players": record.get("players"),
+                "hand_no": record.get("hand_no"),
+                "result": record.get("result"),
+                "steps": steps,
+            }
+        )
+
+    async def rules_info(request: Request) -> Response:
+        """A preset's rules page: options and fans with points, from the fan tables."""
+        from erma.server.review import rules_page
+
+        name = request.path_params["name"]
+        try:
+            return JSONResponse(rules_page(name))
+        except KeyError:
+            return _error(404, "not_found", f"no rule set {name!r}")
+
     async def ws_endpoint(websocket: WebSocket) -> None:
         await hub().serve_socket(websocket)
 
@@ -206,6 +258,8 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         Route("/api/rooms", rooms_list),
         Route("/api/games", games),
         Route("/api/games/{id}", game),
+        Route("/api/games/{id}/replay", game_replay),
+        Route("/api/rules/{name}", rules_info),
         WebSocketRoute("/ws", ws_endpoint),
     ]
     web = Path(str(resources.files("erma").joinpath("web")))

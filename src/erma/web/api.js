@@ -42,4 +42,6 @@ export const api = {
   rooms: () => call("GET", "/api/rooms"),
   games: () => call("GET", "/api/games"),
   game: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
+  replay: (id, seat) => call("GET", `/api/games/${encodeURIComponent(id)}/replay${seat === undefined ? "" : `?seat=${seat}`}`),
+  rules: (name) => call("GET", `/api/rules/${encodeURIComponent(name)}`),
 };

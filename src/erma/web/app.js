@@ -1,11 +1,13 @@
 // The app: lobby, table, settlement and replay screens, wired to the REST API (api.js) and the socket (net.js).
 
 import { api, setToken, token } from "./api.js";
-import { getLang, pick, setLang, t, windName } from "./i18n.js";
+import { errorText, getLang, keys as i18nKeys, pick, playerName, setLang, t } from "./i18n.js";
 import { Net } from "./net.js";
 import { isMuted, play, setMuted, unlock } from "./sound.js";
+import { renderReplay } from "./replay.js";
+import { renderRules } from "./rules.js";
 import { hintsEl, myTiles, renderTable, tickTimer } from "./table.js";
-import { parseHand, parseMelds, parseTiles, sortTiles, tileImg, tileRow } from "./tiles.js";
+import { parseHand, parseTiles, sortTiles, tileImg, tileRow, toMpsz } from "./tiles.js";
 
 const $ = (sel) => document.querySelector(sel);
 const app = $("#app");
@@ -31,7 +33,59 @@ const S = {
   pendingEnd: null,
   lastSecs: null,
   done: { digest: null, through: -1 }, // the decisions of this hand already acted on (view.decision)
+  mine: null, // {decision, at}: my last move, shown before the server confirmed it
+  riichiAt: [null, null], // the river index of each seat's 报听 discard (shown sideways)
+  lastDiscarder: null,
+  countdown: null, // {left, at, total}: the settlement's countdown to the next hand (ms), paused in a replay
+  scores: null, // match_end's final scores
+  rulesInfo: {}, // GET /api/rules/{name}, by name
+  rulesPage: null, // the preset shown on the rules page
+  tracker: localStorage.getItem("erma.tracker") === "1",
+  help: false,
+  settingsOpen: false,
 };
+
+// ------------------------------------------------------------------------------- settings
+
+const SETTINGS_KEY = "erma.settings";
+const DEFAULTS = { autowin: false, nocall: false, tsumogiri: false, speed: "normal" };
+export const settings = { ...DEFAULTS, ...loadSettings() };
+
+function loadSettings() {
+  try {
+    return JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function saveSettings() {
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  applySpeed();
+}
+
+/** Animation speed: a factor on every animation's duration (CSS var --anim). */
+function applySpeed() {
+  const f = { slow: 1.6, normal: 1, fast: 0.5 }[settings.speed] ?? 1;
+  document.documentElement.style.setProperty("--anim", String(f));
+}
+applySpeed();
+
+async function rulesInfo(name) {
+  if (!name) return null;
+  if (!S.rulesInfo[name]) {
+    S.rulesInfo[name] = "loading";
+    try {
+      S.rulesInfo[name] = await api.rules(name);
+    } catch {
+      delete S.rulesInfo[name];
+      return null;
+    }
+    if (S.screen === "table" || S.screen === "rules") render();
+  }
+  return S.rulesInfo[name] === "loading" ? null : S.rulesInfo[name];
+}
+
 
 function el(tag, cls = "", text = "") {
   const e = document.createElement(tag);
@@ -143,11 +197,43 @@ function act(...actions) {
   if (S.view.decision !== undefined) S.done = { digest: S.view.digest, through: S.view.decision + actions.length - 1 };
   S.riichi = false;
   S.hover = null;
-  if (actions[0].split(" ")[0] === "discard") play("discard");
+  const kind = actions[0].split(" ")[0];
+  if (kind === "discard") play("discard");
   for (const a of actions) net.act(S.match.id, a);
-  // lock the buttons until the next decision's view arrives
-  S.view = { ...S.view, legal: [] };
+  // the player's own move shows at once (the server's uniform pause after a discard only delays what comes
+  // after it); the server's events and next view replace this guess (an illegal action resyncs)
+  S.prev = S.view;
+  S.view = predict(S.view, actions[0]);
+  S.mine = { decision: S.view.decision, at: performance.now() };
+  if (["chow", "pung", "kong"].includes(kind)) callout(t(kind) + "!", "me");
   render();
+}
+
+/** The view right after my own `action`, as the engine will show it: a discard leaves the hand for the river
+ * (the drawn tile joins the rest), a claim turns into a meld; in every case the buttons lock until the
+ * server's next view. */
+export function predict(view, action) {
+  const [kind, arg, flag] = action.split(" ");
+  const next = { ...view, legal: [], predicted: true };
+  const me = view.seat;
+  if (kind === "discard" && arg) {
+    const hand = parseTiles(view.hand);
+    const i = hand.lastIndexOf(arg);
+    if (i < 0) return next;
+    hand.splice(i, 1);
+    next.hand = toMpsz(hand);
+    next.drawn = null;
+    next.discards = view.discards.map((d, s) => (s === me ? [...d, arg] : d));
+    next.last_discard = arg;
+    next.actor = 1 - me;
+    next.phase = "claim";
+    next.hints = {};
+    if (flag === "riichi") {
+      next.riichi = view.riichi.map((r, s) => (s === me ? true : r));
+      S.riichiAt[me] = view.discards[me].length;
+    }
+  }
+  return next;
 }
 
 function roomOf(id) {
@@ -185,6 +271,16 @@ function onMessage(msg) {
       S.done = { digest: null, through: -1 };
       S.pendingEnd = null;
       S.prev = null;
+      S.mine = null;
+      S.riichiAt = [null, null];
+      S.lastDiscarder = null;
+      S.countdown = null;
+      rulesInfo(msg.rules);
+      // the balance as the server counts it during a hand (the stake held), the same before and after a reload
+      api.me().then((me) => {
+        S.balance = me.balance;
+        renderTop();
+      }, () => {});
       S.selected = new Set();
       if (S.match) S.match.seat = msg.seat;
       S.screen = "table";
@@ -202,6 +298,7 @@ function onMessage(msg) {
         net.send({ type: "autoplay", match: msg.match, on: false });
       }
       S.resumed = false;
+      if (msg.type === "view" && S.view?.predicted && S.mine && msg.view.digest === S.view.digest && msg.view.decision <= S.mine.decision) break; // older than my move: keep showing the move
       S.prev = msg.type === "snapshot" ? null : S.view;
       S.view = msg.view;
       if (answered(S.view)) S.view.legal = []; // already answered: wait for the next decision
@@ -214,16 +311,22 @@ function onMessage(msg) {
       if (S.screen !== "settle" && S.screen !== "replay") S.screen = "table";
       if (msg.view.phase === "end" && msg.type === "snapshot" && S.end) S.screen = "settle";
       render();
+      autoMove();
       break;
     case "hand_end":
       S.end = msg;
+      startCountdown();
       S.balance = msg.balances?.[S.match?.seat ?? 0] ?? S.balance;
       showEnd(msg);
       break;
     case "match_end":
       if (S.match) S.match.over = true;
-      if (S.screen === "settle") render();
-      else if (S.screen === "table" && !S.end) toLobby();
+      S.scores = msg.scores || null;
+      S.countdown = null;
+      if (S.screen === "settle" || S.screen === "table") {
+        if (!S.end) S.screen = "settle";
+        render();
+      }
       break;
     case "error":
       if (msg.code === "bad_token") {
@@ -231,8 +334,7 @@ function onMessage(msg) {
         net.close();
         S.account = null;
         toLobby();
-      } else if (msg.code === "not_enough_beans") toast(t("not_enough"));
-      else if (msg.code !== "no_such_match") toast(t("err", { m: msg.message || msg.code }));
+      } else if (msg.code !== "no_such_match") toast(errorText(msg.code, msg.message));
       play("error");
       if (msg.code === "illegal_action") S.done = { digest: null, through: -1 }; // not applied: may act again
       if (msg.code === "illegal_action" && S.match) net.send({ type: "resync", match: S.match.id, version: net.lastVersion(S.match.id) });
@@ -242,16 +344,34 @@ function onMessage(msg) {
   }
 }
 
+const ACTS = new Set(["discard", "chow", "pung", "kong", "akong", "xkong", "ckong", "win", "exchange", "cuo", "maidi", "dingdi"]);
+
+/** A short line under the top bar that never covers the wall count, timer or turn text. */
+function notice(text) {
+  const box = $("#notice");
+  if (!box) return;
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(notice.timer);
+  notice.timer = setTimeout(() => (box.hidden = true), 3000);
+}
+
 function onEvent(e) {
   const me = S.match?.seat ?? 0;
   const mine = e.seat === me;
   const word = (k) => t(k) + "!";
+  if (mine && S.view && ACTS.has(e.type) && (S.view.legal || []).length && !answered(S.view) && !S.view.predicted) {
+    // a move of mine I did not make: the clock ran out, or 托管 played it
+    notice(S.view.autoplay ? t("auto_moved") : t("timeout_moved"));
+  }
   switch (e.type) {
     case "draw":
       if (mine) play("draw");
       break;
     case "discard":
+      S.lastDiscarder = e.seat;
       if (!mine) play("discard");
+      if (e.riichi && S.view && S.riichiAt[e.seat] === null) S.riichiAt[e.seat] = (S.view.discards?.[e.seat]?.length ?? 1) - (mine && S.view.predicted ? 1 : 0);
       if (e.riichi) {
         play("riichi");
         callout(word("riichi"), mine ? "me" : "opp");
@@ -382,7 +502,8 @@ function toLobby() {
 function renderLobby() {
   const root = el("section", "lobby");
   root.dataset.testid = "lobby";
-  const hero = el("div", "hero");
+  const hero = el("div", S.account ? "hero compact" : "hero");
+  if (S.account) root.classList.add("signed");
   hero.appendChild(tileRow(["1m", "5p", "9s", "7z", "6z"], "hero-tile"));
   hero.appendChild(el("h1", "", t("title")));
   hero.appendChild(el("p", "tagline", t("tagline")));
@@ -401,7 +522,7 @@ function renderLobby() {
       try {
         signedIn(kind === "login" ? await api.login(name, password) : await api.register(name, password));
       } catch (err) {
-        toast(err.code === "bad_login" ? t("bad_login") : t("err", { m: err.message }));
+        toast(errorText(err.code, err.message));
       }
     };
     form.addEventListener("submit", (e) => {
@@ -432,7 +553,7 @@ function renderLobby() {
         toast(r.granted ? t("relief_ok", { n: r.granted }) : t("relief_no"));
         render();
       } catch (err) {
-        toast(t("err", { m: err.message }));
+        toast(errorText(err.code, err.message));
       }
     }, "relief"),
   );
@@ -446,7 +567,6 @@ function renderLobby() {
     }),
   );
   acct.appendChild(row);
-  root.appendChild(acct);
 
   if (S.queued) {
     const q = el("div", "card queued");
@@ -461,17 +581,23 @@ function renderLobby() {
   rooms.appendChild(el("h2", "", t("rooms")));
   const byRules = {};
   for (const r of S.rooms) (byRules[r.rules] ||= []).push(r);
+  const grid = el("div", "rooms-grid");
+  rooms.appendChild(grid);
   for (const [rules, list] of Object.entries(byRules)) {
     const group = el("div", "rulegroup");
-    const ruleName = t(`rules_${rules}`);
-    group.appendChild(el("h3", "", ruleName === `rules_${rules}` ? rules : `${ruleName} · ${rules}`));
+    const h = el("h3", "");
+    h.appendChild(el("span", "", t(`rules_${rules}`)));
+    const link = btn(t("rules_page"), "ghost small rules-link", () => openRules(rules), "rules-link");
+    link.dataset.rules = rules;
+    h.appendChild(link);
+    group.appendChild(h);
     for (const r of list) {
       const card = el("div", `room tier-${r.tier}`);
       card.dataset.room = r.id;
       card.appendChild(el("div", "room-name", pick(r)));
       const meta = el("div", "room-meta");
       const tier = t(`tier_${r.tier}`);
-      meta.textContent = [tier.startsWith("tier_") ? r.tier : tier, t("entry", { n: r.entry_min }), ...(r.rules === "wenzhou2p" ? [t("rate_wz", { n: r.bean_rate })] : [t("rate", { n: r.bean_rate }), r.fan_cap ? t("cap", { n: r.fan_cap }) : t("no_cap")])].join(" · ");
+      meta.textContent = [tier.startsWith("tier_") ? "" : tier, t("entry", { n: r.entry_min }), ...(r.rules === "wenzhou2p" ? [t("rate_wz", { n: r.bean_rate })] : [t("rate", { n: r.bean_rate }), r.fan_cap ? t("cap", { n: r.fan_cap }) : t("no_cap")])].join(" · ");
       card.appendChild(meta);
       const poor = (S.balance ?? 0) < r.entry_min;
       const b1 = btn(t("quick"), "", () => queue(r.id, "any"), "quick");
@@ -482,7 +608,7 @@ function renderLobby() {
       card.appendChild(bs);
       group.appendChild(card);
     }
-    rooms.appendChild(group);
+    grid.appendChild(group);
   }
 
   const hist = el("div", "card history");
@@ -491,14 +617,19 @@ function renderLobby() {
   for (const g of S.games.slice(0, 12)) {
     const line = el("div", "game");
     const sum = g.summary || {};
-    const who = sum.winner === null || sum.winner === undefined ? t("draw_game") : `${(sum.players || [])[sum.winner] || "?"} +${sum.points}`;
+    const winner = (sum.players || [])[sum.winner];
+    const whoWon = winner === S.account?.name ? t("you") : winner ? playerName(winner) : "?";
+    const who = sum.winner === null || sum.winner === undefined ? t("draw_game") : `${whoWon} +${sum.points}`;
+    const room = roomOf(sum.room);
     line.appendChild(el("span", "when", (g.created || "").replace("T", " ").slice(0, 16)));
-    line.appendChild(el("span", "what", `${sum.room || ""} · ${who}`));
-    line.appendChild(btn(t("replay"), "ghost small", () => openReplay(g.id)));
+    line.appendChild(el("span", "what", `${room ? pick(room) : t(`rules_${sum.rules}`)} · ${who}`));
+    line.appendChild(btn(t("replay"), "ghost small", () => openReplay(g.id), "history-replay"));
     hist.appendChild(line);
   }
-  root.appendChild(hist);
   root.appendChild(rooms);
+  const side = el("div", "side");
+  side.append(acct, hist);
+  root.appendChild(side);
   return root;
 }
 
@@ -540,6 +671,26 @@ const tableUi = {
   },
 };
 
+/** The tiles in play and their copies, for the 记牌器 (from the rules page of the hand's rule set). */
+function trackerInfo() {
+  const info = S.rulesInfo[S.view?.rules];
+  if (!info || info === "loading") {
+    rulesInfo(S.view?.rules);
+    return null;
+  }
+  return { kinds: info.kinds, copies: info.copies };
+}
+
+/** The remembered settings that answer for the player: auto-win, no calls (不吃碰). */
+function autoMove() {
+  const v = S.view;
+  if (!v || answered(v) || !(v.legal || []).length || v.predicted) return;
+  let a = null;
+  if (settings.autowin && v.legal.includes("win")) a = "win";
+  else if (settings.nocall && v.phase === "claim" && v.legal.includes("pass") && !v.legal.includes("win")) a = "pass";
+  if (a) setTimeout(() => S.view === v && act(a), 0);
+}
+
 function renderTableScreen() {
   const root = el("div", "tablewrap");
   if (!S.view) {
@@ -556,17 +707,18 @@ function renderTableScreen() {
     riichi: S.riichi,
     hover: S.hover,
     deadline: S.deadline,
+    riichiAt: S.riichiAt,
+    lastDiscarder: S.lastDiscarder,
+    tracker: S.tracker ? trackerInfo() : null,
+    tools: toolsEl,
+    tsumogiri: settings.tsumogiri,
   });
-  const leave = btn(t("leave"), "ghost small leave", () => {
-    if (S.view?.phase !== "end" && !confirm(t("leave_confirm"))) return;
-    net.send({ type: "leave", match: S.match.id });
-  });
-  root.appendChild(leave);
   S.prev = null; // animate a change once
   return root;
 }
 
 function frame() {
+  if (S.countdown) tickCountdown();
   if (S.screen === "table" && S.deadline) {
     const secs = tickTimer(app, S.deadline, S.deadlineTotal);
     if (secs !== null && secs !== S.lastSecs) {
@@ -603,12 +755,20 @@ function handEl(text, caishen = null) {
 
 function renderSettle() {
   const msg = S.end;
+  const root = el("section", `settle${S.settleShown === msg ? "" : " enter"}`);
+  S.settleShown = msg;
+  root.dataset.testid = "settlement";
+  if (S.match?.over) root.appendChild(matchOverEl());
+  else root.appendChild(countdownEl());
+  if (!msg) {
+    root.appendChild(btn(t("back_lobby"), "go", () => {
+      S.match = null;
+      toLobby();
+    }, "lobby"));
+    return root;
+  }
   const r = msg.result;
   const me = S.match?.seat ?? 0;
-  const players = S.view?.players || S.match?.players || [];
-  const nameOf = (i) => (players[i]?.name || (i === me ? t("you") : t("opponent"))) + (i === me ? t("seat_you") : "");
-  const root = el("section", "settle");
-  root.dataset.testid = "settlement";
   let title;
   let cls;
   if (r.reason === "win") {
@@ -702,6 +862,7 @@ function renderSettle() {
 
   if (r.hands) {
     const hands = el("details", "hands");
+    hands.addEventListener("toggle", () => tickCountdown()); // reviewing both hands pauses the countdown
     hands.appendChild(el("summary", "", t("hands")));
     r.hands.forEach((h, i) => {
       const line = el("div", "handline");
@@ -714,17 +875,7 @@ function renderSettle() {
   root.appendChild(el("div", "seed muted", t("verify", { s: (msg.seed || "").slice(0, 16) + "…" })));
 
   const row = el("div", "row end-actions");
-  if (!S.match?.over) {
-    row.appendChild(btn(t("next_hand"), "go", () => {
-      net.send({ type: "next", match: S.match.id });
-      S.screen = "table";
-      S.end = null;
-      S.view = null;
-      render();
-    }, "next-hand"));
-  } else {
-    row.appendChild(el("span", "muted", t("match_over")));
-  }
+  if (!S.match?.over) row.appendChild(btn(t("next_hand"), "go", nextHand, "next-hand"));
   if (msg.record_id !== undefined && msg.record_id !== null) row.appendChild(btn(t("replay"), "", () => openReplay(msg.record_id), "replay"));
   row.appendChild(btn(t("back_lobby"), "ghost", () => {
     if (S.match && !S.match.over) net.send({ type: "leave", match: S.match.id });
@@ -739,173 +890,270 @@ function renderSettle() {
 
 async function openReplay(id) {
   try {
-    const record = await api.game(id); // the record itself (docs/records.md) with id and created
-    S.replay = { record, step: 0, timer: null, back: S.screen };
+    const data = await api.replay(id); // the hand re-played by the server's engine, one seat view per step
+    S.replay = { data, step: 0, timer: null, speed: 1, back: S.screen, shown: null };
     S.screen = "replay";
     render();
   } catch (err) {
-    toast(t("err", { m: err.message }));
+    toast(errorText(err.code, err.message));
   }
 }
 
-/** Apply events 0..n-1 of an unredacted record to a plain table state (both hands open). */
-export function replayState(events, n) {
-  const st = { hands: [[], []], melds: [[], []], rivers: [[], []], wall: 0, revealed: [], last: null, dealer: 0, winds: [0, 1] };
-  const take = (seat, tiles) => {
-    for (const x of tiles) {
-      const i = st.hands[seat].indexOf(x);
-      if (i >= 0) st.hands[seat].splice(i, 1);
-    }
-  };
-  for (const e of events.slice(0, n)) {
-    const s = e.seat;
-    switch (e.type) {
-      case "deal":
-        st.wall = e.wall;
-        st.revealed = e.bonus_kinds || e.revealed || [];
-        st.dealer = e.dealer;
-        st.winds = e.seat_winds || st.winds;
-        break;
-      case "hand":
-        st.hands[s] = parseTiles(e.tiles);
-        break;
-      case "exchange":
-        take(s, parseTiles(e.gave));
-        st.hands[s].push(...parseTiles(e.got));
-        break;
-      case "draw":
-        if (e.tile) st.hands[s].push(e.tile);
-        if (e.wall !== undefined) st.wall = e.wall;
-        break;
-      case "discard":
-        take(s, [e.tile]);
-        st.rivers[s].push(e.tile);
-        break;
-      case "chow":
-      case "pung":
-      case "kong": {
-        const tiles = parseTiles(e.meld);
-        const rest = [...tiles];
-        rest.splice(rest.indexOf(e.tile), 1);
-        take(s, rest);
-        st.rivers[1 - s].pop();
-        st.melds[s].push(e.meld);
-        break;
-      }
-      case "ckong":
-        take(s, parseTiles(e.meld));
-        st.melds[s].push(e.meld);
-        break;
-      case "akong":
-      case "xkong": {
-        take(s, [e.tile]);
-        const i = st.melds[s].findIndex((m) => parseTiles(m).includes(e.tile));
-        if (i >= 0) st.melds[s][i] = `(${parseTiles(st.melds[s][i]).concat([e.tile]).join("")})`;
-        break;
-      }
-      case "triplet_accept":
-        take(s, parseTiles(e.gave));
-        st.hands[s].push(e.kind, e.kind, e.kind);
-        break;
-      case "flower":
-        take(s, [e.tile]);
-        break;
-      default:
-        break;
-    }
-    st.last = e;
-  }
-  return st;
-}
-
-function describe(e, players) {
-  if (!e) return "";
-  const who = e.seat === undefined || e.seat === null ? "" : players[e.seat] || `#${e.seat}`;
-  const bits = [who, e.type];
-  for (const k of ["tile", "meld", "kind", "gave", "got", "action", "how"]) if (e[k]) bits.push(String(e[k]));
-  if (e.type === "win") bits.push(`${e.points} ${t("points")}`);
-  return bits.filter(Boolean).join(" · ");
-}
-
-function renderReplay() {
-  const R = S.replay;
-  const rec = R.record;
-  const events = rec.events || [];
-  const players = rec.players || ["0", "1"];
-  const st = replayState(events, R.step);
-  const root = el("section", "replay");
-  root.dataset.testid = "replay";
-  const head = el("div", "replay-head");
-  head.appendChild(el("h2", "", `${t("replay")} · ${rec.room || rec.rules}`));
-  head.appendChild(el("span", "muted", t("step", { n: R.step, m: events.length })));
-  root.appendChild(head);
-  for (const seat of [1, 0]) {
-    const box = el("div", "replay-seat");
-    const who = el("div", "who");
-    who.appendChild(el("span", "wind", windName(st.winds[seat] ?? 0)));
-    if (st.dealer === seat) who.appendChild(el("span", "badge dealer", t("dealer")));
-    who.appendChild(el("span", "name", players[seat]));
-    box.appendChild(who);
-    const row = el("div", "handrow");
-    for (const m of parseMelds(st.melds[seat])) {
-      const g = el("span", "meld");
-      m.tiles.forEach((x) => g.appendChild(tileImg(x, "xs")));
-      row.appendChild(g);
-    }
-    row.appendChild(tileRow(sortTiles(st.hands[seat]), "sm"));
-    box.appendChild(row);
-    const river = el("div", "river");
-    st.rivers[seat].forEach((x) => river.appendChild(tileImg(x, "xs")));
-    box.appendChild(river);
-    root.appendChild(box);
-  }
-  const info = el("div", "replay-info");
-  info.appendChild(el("span", "", `${t("wall")} ${st.wall}`));
-  if (st.revealed.length) info.appendChild(tileRow(st.revealed, "xs"));
-  info.appendChild(el("span", "event", describe(st.last, players)));
-  root.appendChild(info);
-  const bar = el("div", "row replay-bar");
-  const go = (n) => {
-    R.step = Math.max(0, Math.min(events.length, n));
+function closeReplay() {
+  const back = S.replay?.back;
+  S.replay = null;
+  if (back === "settle" && S.end) {
+    S.screen = "settle";
     render();
-  };
-  bar.appendChild(btn("⏮", "ghost", () => go(0)));
-  bar.appendChild(btn(`◀ ${t("prev")}`, "", () => go(R.step - 1), "replay-prev"));
-  bar.appendChild(
-    btn(R.timer ? `⏸ ${t("pause")}` : `▶ ${t("play")}`, "go", () => {
-      if (R.timer) {
-        clearInterval(R.timer);
-        R.timer = null;
-      } else {
-        R.timer = setInterval(() => {
-          if (R.step >= events.length || S.screen !== "replay") {
-            clearInterval(R.timer);
-            R.timer = null;
-          } else go(R.step + 1);
-        }, 350);
-      }
-      render();
-    }, "replay-play"),
-  );
-  bar.appendChild(btn(`${t("next")} ▶`, "", () => go(R.step + 1), "replay-next"));
-  bar.appendChild(btn("⏭", "ghost", () => go(events.length)));
-  const slider = el("input", "slider");
-  slider.type = "range";
-  slider.min = "0";
-  slider.max = String(events.length);
-  slider.value = String(R.step);
-  slider.addEventListener("input", () => go(Number(slider.value)));
-  root.appendChild(slider);
-  root.appendChild(bar);
-  root.appendChild(btn(t("close"), "ghost", () => {
-    clearInterval(R.timer);
-    S.screen = R.back === "settle" && S.end ? "settle" : "lobby";
-    S.replay = null;
-    if (S.screen === "lobby") toLobby();
-    else render();
-  }, "replay-close"));
+  } else toLobby();
+}
+
+function replayScreen() {
+  const root = renderReplay(S.replay, {
+    rerender: render,
+    close: closeReplay,
+    active: () => S.screen === "replay" && Boolean(S.replay),
+  });
+  if (S.replay.back === "settle" && S.end) root.prepend(countdownEl());
   return root;
 }
+
+// ------------------------------------------------------------------------------- countdown
+
+/** The settlement's countdown to the next hand: the server ends a match whose player does not confirm within
+ * the rule set's `next_hand_timeout_s`; the client confirms for the player a few seconds before (unless the
+ * hand ended in 托管). It pauses while the player watches a replay or reviews both hands. */
+function startCountdown() {
+  if (S.match?.over) return;
+  const info = S.rulesInfo[S.end?.result?.rules || S.view?.rules];
+  const limit = (info && info !== "loading" ? info.next_hand_timeout_s : 15) * 1000;
+  const total = Math.max(3000, limit - 3000);
+  S.countdown = { left: total, total, at: performance.now(), auto: !S.view?.autoplay };
+}
+
+function countdownPaused() {
+  return S.screen === "replay" || Boolean(document.querySelector("details.hands[open]"));
+}
+
+function tickCountdown() {
+  const c = S.countdown;
+  if (!c) return;
+  const now = performance.now();
+  if (!countdownPaused()) c.left -= now - c.at;
+  c.at = now;
+  if (c.left <= 0) {
+    S.countdown = null;
+    if (c.auto && S.match && !S.match.over && S.screen === "settle") nextHand();
+    return;
+  }
+  const box = document.querySelector("[data-testid=countdown]");
+  if (!box) return;
+  const paused = countdownPaused();
+  box.classList.toggle("paused", paused);
+  box.dataset.left = String(Math.ceil(c.left / 1000));
+  box.dataset.paused = paused ? "1" : "0";
+  box.querySelector(".cd-text").textContent = paused ? t("next_paused") : t("next_in", { n: Math.ceil(c.left / 1000) });
+  box.querySelector(".cd-bar").style.width = `${((c.left / c.total) * 100).toFixed(1)}%`;
+}
+
+function countdownEl() {
+  const box = el("div", "countdown");
+  box.dataset.testid = "countdown";
+  box.setAttribute("role", "timer");
+  const bar = el("div", "cd-track");
+  bar.appendChild(el("div", "cd-bar"));
+  box.append(el("span", "cd-text", ""), bar);
+  box.hidden = !S.countdown;
+  requestAnimationFrame(tickCountdown);
+  return box;
+}
+
+function nextHand() {
+  net.send({ type: "next", match: S.match.id });
+  S.screen = "table";
+  S.end = null;
+  S.view = null;
+  S.countdown = null;
+  render();
+}
+
+/** The match is over: the final scores (match_end.scores, per seat) and the way back. */
+function matchOverEl() {
+  const box = el("div", "match-over");
+  box.dataset.testid = "match-over";
+  box.appendChild(el("h2", "", t("match_over_title")));
+  const me = S.match?.seat ?? 0;
+  if (S.scores) {
+    box.appendChild(el("div", "muted", t("final_scores")));
+    const row = el("div", "scores");
+    for (const i of [me, 1 - me]) {
+      const v = S.scores[i] ?? 0;
+      const line = el("div", `scoreline ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`);
+      line.append(el("span", "who", nameOf(i)), el("b", "", `${v > 0 ? "+" : ""}${v}`));
+      row.appendChild(line);
+    }
+    box.appendChild(row);
+  }
+  return box;
+}
+
+function nameOf(i) {
+  const me = S.match?.seat ?? 0;
+  const p = (S.view?.players || S.match?.players || [])[i];
+  if (i === me) return (p?.name || t("you")) + t("seat_you");
+  return p?.name ? playerName(p.name, p.bot) : t("opponent");
+}
+
+// -------------------------------------------------------------------------- keyboard and help
+
+const HELP_KEYS = ["key_arrows", "key_enter", "key_tsumogiri", "key_win", "key_pung", "key_chow", "key_kong", "key_riichi", "key_pass", "key_auto", "key_help"];
+
+function helpEl() {
+  const box = el("div", "help-overlay");
+  box.dataset.testid = "help";
+  box.setAttribute("role", "dialog");
+  box.setAttribute("aria-label", t("help_title"));
+  box.appendChild(el("h2", "", t("help_title")));
+  const list = el("ul");
+  for (const k of HELP_KEYS) list.appendChild(el("li", "", t(k)));
+  box.appendChild(list);
+  box.appendChild(btn(t("close"), "ghost", () => {
+    S.help = false;
+    render();
+  }));
+  return box;
+}
+
+function settingsEl() {
+  const box = el("div", "settings-panel");
+  box.dataset.testid = "settings";
+  box.setAttribute("role", "dialog");
+  box.appendChild(el("h2", "", t("settings")));
+  for (const key of ["autowin", "nocall", "tsumogiri"]) {
+    const label = el("label", "set-row");
+    const input = el("input");
+    input.type = "checkbox";
+    input.checked = Boolean(settings[key]);
+    input.dataset.setting = key;
+    input.addEventListener("change", () => {
+      settings[key] = input.checked;
+      saveSettings();
+      render();
+    });
+    label.append(input, el("span", "", t(`set_${key}`)));
+    box.appendChild(label);
+  }
+  const speed = el("label", "set-row");
+  const sel = el("select");
+  sel.dataset.setting = "speed";
+  for (const v of ["slow", "normal", "fast"]) {
+    const o = el("option", "", t(`speed_${v}`));
+    o.value = v;
+    o.selected = settings.speed === v;
+    sel.appendChild(o);
+  }
+  sel.addEventListener("change", () => {
+    settings.speed = sel.value;
+    saveSettings();
+  });
+  speed.append(el("span", "", t("set_speed")), sel);
+  box.appendChild(speed);
+  box.appendChild(btn(t("close"), "ghost", () => {
+    S.settingsOpen = false;
+    render();
+  }, "settings-close"));
+  return box;
+}
+
+/** The small buttons beside 托管: 记牌器, settings, keyboard help. */
+function toolsEl() {
+  const box = el("span", "tools");
+  box.appendChild(btn(t("leave"), "ghost small leave", () => {
+    if (S.view?.phase !== "end" && !confirm(t("leave_confirm"))) return;
+    net.send({ type: "leave", match: S.match.id });
+  }, "leave"));
+  const tr = btn(t("tracker"), `small tool${S.tracker ? " on" : ""}`, () => {
+    S.tracker = !S.tracker;
+    localStorage.setItem("erma.tracker", S.tracker ? "1" : "0");
+    render();
+  }, "tracker-toggle");
+  tr.setAttribute("aria-pressed", String(S.tracker));
+  box.appendChild(tr);
+  box.appendChild(btn("⚙", "small tool", () => {
+    S.settingsOpen = !S.settingsOpen;
+    render();
+  }, "settings-open"));
+  box.lastChild.setAttribute("aria-label", t("settings"));
+  box.appendChild(btn("?", "small tool", () => {
+    S.help = !S.help;
+    render();
+  }, "help-open"));
+  box.lastChild.setAttribute("aria-label", t("help_title"));
+  return box;
+}
+
+function focusHandTile(delta) {
+  const tiles = [...document.querySelectorAll("[data-testid=my-hand] .tile[tabindex='0']")];
+  if (!tiles.length) return;
+  const i = tiles.indexOf(document.activeElement);
+  const next = i < 0 ? (delta > 0 ? 0 : tiles.length - 1) : (i + delta + tiles.length) % tiles.length;
+  tiles[next].focus();
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const tag = (e.target?.tagName || "").toLowerCase();
+  if (tag === "input" || tag === "select" || tag === "textarea") return;
+  if (e.key === "?") {
+    S.help = !S.help;
+    render();
+    return;
+  }
+  if (S.screen === "replay" && S.replay) {
+    const go = { ArrowRight: "replay-next", ArrowLeft: "replay-prev", " ": "replay-play", Home: "replay-first", End: "replay-last" }[e.key];
+    if (go) {
+      e.preventDefault();
+      document.querySelector(`[data-testid=${go}]`)?.click();
+    }
+    return;
+  }
+  if (S.screen === "settle" && e.key === "Enter" && !S.match?.over && document.activeElement === document.body) {
+    document.querySelector("[data-testid=next-hand]")?.click();
+    return;
+  }
+  if (S.screen !== "table" || !S.view) return;
+  if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    e.preventDefault();
+    focusHandTile(e.key === "ArrowRight" ? 1 : -1);
+    return;
+  }
+  if (e.key === "Escape" && S.help) {
+    S.help = false;
+    render();
+    return;
+  }
+  const key = e.key.toLowerCase();
+  const click = (id) => {
+    const b = document.querySelector(`[data-testid=${id}]`);
+    if (b && !b.disabled) {
+      e.preventDefault();
+      b.click();
+      return true;
+    }
+    return false;
+  };
+  if (key === "h") click("act-win");
+  else if (key === "p") click("act-pung");
+  else if (key === "c") click("act-chow");
+  else if (key === "k") click("act-kong");
+  else if (key === "r") click("act-riichi");
+  else if (key === "x" || e.key === "Escape") click("act-pass") || click("act-exchange");
+  else if (key === "a") click("autoplay");
+  else if (key === "d") {
+    const drawn = S.view.drawn;
+    if (drawn && (S.view.legal || []).includes(`discard ${drawn}`)) act(`discard ${drawn}`);
+  }
+});
 
 // ---------------------------------------------------------------------------------- render
 
@@ -913,11 +1161,23 @@ function render() {
   renderTop();
   let screen;
   if (S.screen === "table" && S.match) screen = renderTableScreen();
-  else if (S.screen === "settle" && S.end) screen = renderSettle();
-  else if (S.screen === "replay" && S.replay) screen = renderReplay();
+  else if (S.screen === "settle" && (S.end || S.match?.over)) screen = renderSettle();
+  else if (S.screen === "replay" && S.replay) screen = replayScreen();
+  else if (S.screen === "rules" && S.rulesPage) screen = renderRules(S.rulesPage, S.rulesInfo[S.rulesPage], { back: toLobby, rooms: S.rooms });
   else screen = renderLobby();
   document.body.dataset.screen = S.screen;
-  app.replaceChildren(screen);
+  const overlays = [];
+  if (S.help && S.screen === "table") overlays.push(helpEl());
+  if (S.settingsOpen && S.screen === "table") overlays.push(settingsEl());
+  app.replaceChildren(screen, ...overlays);
+}
+
+async function openRules(name) {
+  S.rulesPage = name;
+  S.screen = "rules";
+  render();
+  await rulesInfo(name);
+  render();
 }
 
 async function start() {
@@ -933,5 +1193,5 @@ async function start() {
   render();
 }
 
-window.erma = { state: S, render, act, replayState, myTiles };
+window.erma = { state: S, render, act, myTiles, settings, i18nKeys, openRules };
 start();

@@ -35,8 +35,9 @@ const STRINGS = {
     winds: "东南西北",
     wall: "牌墙",
     reserve: "备用牌",
-    bonus: "花牌",
+    bonus: "宝牌",
     stake: "每番 {n} 豆 · 最多 {m} 豆",
+    stake_nocap: "每番 {n} 豆 · 不封顶",
     hand_no: "第 {n} 局",
     your_turn: "轮到你出牌",
     waiting: "等待对手…",
@@ -155,6 +156,85 @@ const STRINGS = {
     rules_wushuang128: "无双",
     rules_wenzhou2p: "温州麻将",
     ready_tip: "打出这张就听牌（金边）",
+    auto_moved: "托管代你出了一步",
+    timeout_moved: "超时，已自动出牌",
+    next_in: "{n} 秒后自动开始下一局",
+    next_paused: "倒计时已暂停（正在回看）",
+    match_over_title: "比赛结束",
+    final_scores: "最终比分",
+    hands_played: "共 {n} 局",
+    rules_page: "规则与番种",
+    fan_list: "番种表",
+    fan_col: "番种",
+    points_col: "番",
+    min_fan: "起胡 {n} 番",
+    tracker: "记牌器",
+    tracker_tip: "每种牌还有几张没见过",
+    help: "键盘",
+    help_title: "键盘操作",
+    key_arrows: "← → 在手牌中移动",
+    key_enter: "Enter / 空格 打出选中的牌",
+    key_tsumogiri: "D 摸切（打出刚摸的牌）",
+    key_win: "H 胡 / 自摸",
+    key_pung: "P 碰",
+    key_chow: "C 吃",
+    key_kong: "K 杠",
+    key_riichi: "R 报听",
+    key_pass: "X / Esc 过",
+    key_auto: "A 托管",
+    key_help: "? 显示 / 隐藏本帮助",
+    settings: "设置",
+    set_autowin: "自动胡牌",
+    set_nocall: "不吃碰（自动过）",
+    set_tsumogiri: "显示摸切按钮（打出刚摸的牌）",
+    tsumogiri: "摸切",
+    set_speed: "动画速度",
+    speed_slow: "慢",
+    speed_normal: "标准",
+    speed_fast: "快",
+    speed: "速度",
+    first_turns_wz: "温州规则：手里有单张字牌要先打字牌（对手打出的单张字牌要跟打），财神不能打",
+    seat_n: "座位 {n}",
+    ev_draw: "{who} 摸牌",
+    ev_draw_tile: "{who} 摸到 {t}",
+    ev_discard: "{who} 打出 {t}",
+    ev_discard_riichi: "{who} 报听，打出 {t}",
+    ev_chow: "{who} 吃 {t}",
+    ev_pung: "{who} 碰 {t}",
+    ev_kong: "{who} 杠 {t}",
+    ev_win: "{who} 胡牌（{t}）",
+    ev_deal: "发牌",
+    ev_pass: "{who} 过",
+    ev_other: "{who} {e}",
+    replay_title: "回放 · {room}",
+    first: "开头",
+    last: "结尾",
+    err_bad_json: "消息格式不对",
+    err_too_large: "消息太大",
+    err_unknown_type: "未知的请求",
+    err_bad_message: "请求不完整",
+    err_illegal_action: "这一步现在不能走",
+    err_no_such_match: "牌局已结束",
+    err_not_authenticated: "请先登录",
+    err_bad_token: "登录已过期，请重新登录",
+    err_invalid_input: "输入有误",
+    err_name_taken: "这个用户名已被使用",
+    err_bad_name: "用户名要 2–24 个字母、数字、_ - .，以字母或数字开头",
+    err_guest_name: "guest- 开头的名字留给游客",
+    err_bad_password: "密码要 6 个字符以上",
+    err_not_found: "找不到这局",
+    err_bad_login: "用户名或密码不对",
+    err_not_enough_beans: "豆子不够进这个房间",
+    err_already_queued: "已经在匹配中",
+    err_in_match: "你已经在牌局中",
+    err_rate_limited: "操作太快了，请稍候",
+    err_unknown: "出错了",
+    bot_name: "机器人",
+    rules_copies: "每种牌 {n} 张",
+    rules_hand: "手牌 {n} 张",
+    drawn: "刚摸到",
+    my_hand: "我的手牌",
+    tier_master: "大师场",
   },
   en: {
     title: "Erma · two-player mahjong",
@@ -191,7 +271,8 @@ const STRINGS = {
     wall: "Wall",
     reserve: "Reserve",
     bonus: "Bonus",
-    stake: "{n} beans per fan · up to {m}",
+    stake: "1 fan = {n} beans · up to {m}",
+    stake_nocap: "1 fan = {n} beans · no cap",
     hand_no: "Hand {n}",
     your_turn: "Your turn",
     waiting: "Waiting…",
@@ -209,7 +290,7 @@ const STRINGS = {
     triplet_help: "A free triplet! Pick three tiles to give for it",
     accept: "Accept",
     decline: "Decline",
-    cuo_help: "搓牌! Choose the tile you draw",
+    cuo_help: "Cuopai (搓牌)! Choose the tile you draw",
     cuo_none: "No, draw normally",
     haidi_help: "海底捞月! Pick one reserve tile blind",
     riichi_help: "Declare ready: pick a discard that leaves you waiting",
@@ -310,6 +391,85 @@ const STRINGS = {
     rules_wushuang128: "Wushuang",
     rules_wenzhou2p: "Wenzhou",
     ready_tip: "Discarding this leaves you ready (gold edge)",
+    auto_moved: "Auto-play made a move for you",
+    timeout_moved: "Time ran out: a move was played for you",
+    next_in: "Next hand in {n} s",
+    next_paused: "Countdown paused while you review",
+    match_over_title: "Match over",
+    final_scores: "Final scores",
+    hands_played: "{n} hands played",
+    rules_page: "Rules & fans",
+    fan_list: "Fans",
+    fan_col: "Fan",
+    points_col: "Points",
+    min_fan: "Minimum {n} fan to win",
+    tracker: "Tracker",
+    tracker_tip: "Copies of each kind you have not seen",
+    help: "Keys",
+    help_title: "Keyboard",
+    key_arrows: "← → move along the hand",
+    key_enter: "Enter / Space discard the focused tile",
+    key_tsumogiri: "D discard the drawn tile",
+    key_win: "H win / tsumo",
+    key_pung: "P pung",
+    key_chow: "C chow",
+    key_kong: "K kong",
+    key_riichi: "R declare ready",
+    key_pass: "X / Esc pass",
+    key_auto: "A auto-play",
+    key_help: "? show / hide this help",
+    settings: "Settings",
+    set_autowin: "Auto win",
+    set_nocall: "No calls (auto pass)",
+    set_tsumogiri: "Show a tsumogiri button (discard the drawn tile)",
+    tsumogiri: "Tsumogiri",
+    set_speed: "Animation speed",
+    speed_slow: "Slow",
+    speed_normal: "Normal",
+    speed_fast: "Fast",
+    speed: "Speed",
+    first_turns_wz: "Wenzhou rule: lone honours go first (follow the opponent's lone honour); the 财神 is never discarded",
+    seat_n: "Seat {n}",
+    ev_draw: "{who} draws",
+    ev_draw_tile: "{who} draws {t}",
+    ev_discard: "{who} discards {t}",
+    ev_discard_riichi: "{who} declares ready, discards {t}",
+    ev_chow: "{who} chows {t}",
+    ev_pung: "{who} pungs {t}",
+    ev_kong: "{who} kongs {t}",
+    ev_win: "{who} wins ({t})",
+    ev_deal: "Deal",
+    ev_pass: "{who} passes",
+    ev_other: "{who} {e}",
+    replay_title: "Replay · {room}",
+    first: "Start",
+    last: "End",
+    err_bad_json: "Malformed message",
+    err_too_large: "Message too large",
+    err_unknown_type: "Unknown request",
+    err_bad_message: "Incomplete request",
+    err_illegal_action: "That move is not allowed now",
+    err_no_such_match: "The match has ended",
+    err_not_authenticated: "Please sign in first",
+    err_bad_token: "Session expired, please sign in again",
+    err_invalid_input: "Invalid input",
+    err_name_taken: "That name is taken",
+    err_bad_name: "Names are 2–24 letters, digits, _ - or ., starting with a letter or digit",
+    err_guest_name: "Names starting with guest- are for guests",
+    err_bad_password: "Passwords have at least 6 characters",
+    err_not_found: "Game not found",
+    err_bad_login: "Wrong name or password",
+    err_not_enough_beans: "Not enough beans for this room",
+    err_already_queued: "Already looking for a match",
+    err_in_match: "You are already in a match",
+    err_rate_limited: "Too fast, please wait",
+    err_unknown: "Something went wrong",
+    bot_name: "Bot",
+    rules_copies: "{n} copies of each tile",
+    rules_hand: "{n}-tile hands",
+    drawn: "just drawn",
+    my_hand: "My hand",
+    tier_master: "Master",
   },
 };
 
@@ -341,3 +501,56 @@ export function windName(w) {
 }
 
 setLang(lang);
+
+const NUM_ZH = "一二三四五六七八九";
+const HONOR_ZH = ["东风", "南风", "西风", "北风", "白板", "发财", "红中"];
+const FLOWER_ZH = "春夏秋冬梅兰竹菊";
+const HONOR_EN = ["East Wind", "South Wind", "West Wind", "North Wind", "White Dragon", "Green Dragon", "Red Dragon"];
+const FLOWER_EN = ["Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum"];
+const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
+
+/** A tile's name for people and screen readers: "1m" → 一万 / 1 Characters, "7z" → 红中 / Red Dragon. */
+export function tileName(tile) {
+  if (!tile) return lang === "zh" ? "牌背" : "tile back";
+  const n = Number(tile[0]);
+  const suit = tile[1];
+  if (lang === "zh") {
+    if (suit === "z") return HONOR_ZH[n - 1] ?? tile;
+    if (suit === "f") return FLOWER_ZH[n - 1] ?? tile;
+    return NUM_ZH[n - 1] + { m: "万", p: "筒", s: "条" }[suit];
+  }
+  if (suit === "z") return HONOR_EN[n - 1] ?? tile;
+  if (suit === "f") return FLOWER_EN[n - 1] ?? tile;
+  return `${n} ${SUIT_EN[suit]}`;
+}
+
+/** A server error as text in the current language (the code decides; the server's English message is
+ * shown only for a code the client does not know, after the generic line). */
+/** The server's invalid_input messages the client words itself (the server sends English). */
+const MESSAGE_CODES = [
+  [/ is taken$/, "name_taken"],
+  [/^name .*letters, digits/, "bad_name"],
+  [/^name .*are for guests/, "guest_name"],
+  [/^password: expected/, "bad_password"],
+];
+
+export function errorText(code, message = "") {
+  for (const [pattern, known] of MESSAGE_CODES) if (code === "invalid_input" && pattern.test(message || "")) code = known;
+  const s = STRINGS[lang][`err_${code}`];
+  if (s) return s;
+  return message && lang === "en" ? `${t("err_unknown")}: ${message}` : t("err_unknown") + (code ? ` (${code})` : "");
+}
+
+/** Every key of both languages (the tests check that each has a translation). */
+export function keys() {
+  return { zh: Object.keys(STRINGS.zh), en: Object.keys(STRINGS.en) };
+}
+
+/** The server's bot names (erma.server.hub.BOT_NAMES) in the current language. */
+const BOT_NAMES = { "机器人·贪心": { zh: "机器人·贪心", en: "Bot · greedy" } };
+
+/** A player's name as shown: a bot's in the current language, a person's as they chose it. */
+export function playerName(name, bot = false) {
+  if (BOT_NAMES[name]) return BOT_NAMES[name][lang];
+  return bot && !name ? t("bot_name") : name;
+}

@@ -1,7 +1,7 @@
 // Rendering the table from the seat's view (docs/protocol.md `view`). Only the server's legal actions become
 // buttons and clickable tiles. Animations come from comparing the new view with the previous one.
 
-import { t, windName } from "./i18n.js";
+import { playerName, t, tileName, windName } from "./i18n.js";
 import { parseMelds, parseTiles, sortTiles, tileImg, tileRow } from "./tiles.js";
 
 function el(tag, cls = "", text = "") {
@@ -11,10 +11,13 @@ function el(tag, cls = "", text = "") {
   return e;
 }
 
+const KEYS = { "act-win": "H", "act-pung": "P", "act-chow": "C", "act-kong": "K", "act-riichi": "R", "act-pass": "X" };
+
 function button(label, cls, onClick, testid) {
   const b = el("button", `btn ${cls}`, label);
   b.type = "button";
   if (testid) b.dataset.testid = testid;
+  if (KEYS[testid]) b.setAttribute("aria-keyshortcuts", KEYS[testid]);
   b.addEventListener("click", onClick);
   return b;
 }
@@ -50,11 +53,16 @@ function meldsEl(melds, fresh) {
   return box;
 }
 
-function riverEl(tiles, fresh, last, who) {
+/** A river: the 报听 discard (`riichiAt`) turned sideways, the last discard of the hand marked. */
+function riverEl(tiles, fresh, last, who, riichiAt = null) {
   const box = el("div", `river ${who}`);
+  box.dataset.testid = `river-${who}`;
   tiles.forEach((x, i) => {
     const isLast = i === tiles.length - 1;
-    box.appendChild(tileImg(x, `sm${isLast && fresh ? " drop" : ""}${isLast && last ? " last" : ""}`));
+    const cls = ["sm", isLast && fresh ? "drop" : "", isLast && last ? "last" : "", i === riichiAt ? "sideways" : ""];
+    const img = tileImg(x, cls.filter(Boolean).join(" "));
+    if (i === riichiAt) img.title = t("riichi_on");
+    box.appendChild(img);
   });
   return box;
 }
@@ -62,7 +70,7 @@ function riverEl(tiles, fresh, last, who) {
 function seatBadges(view, seat, players, isMe) {
   const box = el("div", "who");
   const p = (players || [])[seat] || {};
-  const name = el("span", "name", isMe ? `${p.name || t("you")}${t("seat_you")}` : p.name || t("opponent"));
+  const name = el("span", "name", isMe ? `${p.name || t("you")}${t("seat_you")}` : p.name ? playerName(p.name, p.bot) : t("opponent"));
   box.appendChild(el("span", "wind", windName(view.seat_winds?.[seat] ?? 0)));
   if (view.dealer === seat) box.appendChild(el("span", "badge dealer", t("dealer")));
   box.appendChild(name);
@@ -136,7 +144,7 @@ export function hintsEl(view, ui) {
   const hints = view.phase === "end" ? {} : view.hints || {};
   const after = hints.after_discard || {};
   const myTurn = view.phase === "turn" && (view.legal || []).length > 0;
-  if (!view.hints || "caishen" in view) return box; // no hints (温州's wild tiles have none yet): say nothing
+  if (!view.hints) return box;
   let waits;
   if (myTurn && ui.hover) {
     box.dataset.mode = "after";
@@ -185,7 +193,9 @@ export function renderTable(root, ui) {
   top.appendChild(seatBadges(view, opp, players, false));
   const oppHand = el("div", "hand hidden-hand");
   oppHand.dataset.testid = "opp-hand";
-  for (let i = 0; i < view.opponent_hand_count; i++) oppHand.appendChild(tileImg(null, "sm back"));
+  oppHand.style.setProperty("--opp-slots", String(view.opponent_hand_count + 2));
+  if (ui.oppHand) sortTiles(parseTiles(ui.oppHand)).forEach((x) => oppHand.appendChild(tileImg(x, "sm open")));
+  else for (let i = 0; i < view.opponent_hand_count; i++) oppHand.appendChild(tileImg(null, "sm back"));
   const oppCount = el("span", "count-badge", String(view.opponent_hand_count));
   oppHand.appendChild(oppCount);
   top.appendChild(oppHand);
@@ -198,8 +208,10 @@ export function renderTable(root, ui) {
   const mid = el("div", "center");
   const oppRiver = view.discards?.[opp] || [];
   const myRiver = view.discards?.[me] || [];
-  const lastOpp = view.last_discard && view.actor === me && oppRiver.length > 0;
-  mid.appendChild(riverEl(oppRiver, prev && (prev.discards?.[opp]?.length || 0) < oppRiver.length, lastOpp, "opp"));
+  const lastSeat = ui.lastDiscarder ?? (view.actor === me ? opp : me);
+  const lastOpp = Boolean(view.last_discard) && lastSeat === opp && oppRiver.at(-1) === view.last_discard;
+  const lastMe = Boolean(view.last_discard) && lastSeat === me && myRiver.at(-1) === view.last_discard;
+  mid.appendChild(riverEl(oppRiver, prev && (prev.discards?.[opp]?.length || 0) < oppRiver.length, lastOpp, "opp", ui.riichiAt?.[opp]));
   const info = el("div", "info");
   const wall = el("div", "wallcount");
   wall.dataset.testid = "wall";
@@ -231,7 +243,7 @@ export function renderTable(root, ui) {
   } else if (ui.room) {
     const cap = ui.room.fan_cap;
     const stake = el("div", "stake");
-    stake.textContent = t("stake", { n: ui.room.bean_rate, m: cap ? cap * ui.room.bean_rate : "∞" });
+    stake.textContent = cap ? t("stake", { n: ui.room.bean_rate, m: cap * ui.room.bean_rate }) : t("stake_nocap", { n: ui.room.bean_rate });
     info.appendChild(stake);
   }
   mid.appendChild(info);
@@ -242,9 +254,10 @@ export function renderTable(root, ui) {
   mid.appendChild(timer);
   const turn = el("div", `turn${legal.length ? " mine" : ""}`);
   const waitingFor = { maidi: "waiting_maidi", dingdi: "waiting_dingdi" }[view.phase] || "waiting";
-  turn.textContent = legal.length ? t(`your_${view.phase === "turn" ? "turn" : "move"}`) : view.phase === "end" ? "" : t(waitingFor);
+  turn.dataset.testid = "turn";
+  turn.textContent = ui.readonly ? "" : legal.length ? t(`your_${view.phase === "turn" ? "turn" : "move"}`) : view.phase === "end" ? "" : t(waitingFor);
   mid.appendChild(turn);
-  mid.appendChild(riverEl(myRiver, prev && (prev.discards?.[me]?.length || 0) < myRiver.length, false, "me"));
+  mid.appendChild(riverEl(myRiver, prev && (prev.discards?.[me]?.length || 0) < myRiver.length, lastMe, "me", ui.riichiAt?.[me]));
   table.appendChild(mid);
 
   // ---------------------------------------------------------------- me
@@ -296,6 +309,11 @@ export function renderTable(root, ui) {
       const n = Number(low[0]);
       const b = button(t("chow"), "chow", () => ui.act(a), "act-chow");
       b.appendChild(tileRow([0, 1, 2].map((d) => `${n + d}${low[1]}`), "xs"));
+      actions.appendChild(b);
+    }
+    if (ui.tsumogiri && phase === "turn" && drawn && discardable.has(drawn) && !ui.riichi) {
+      const b = button(t("tsumogiri"), "tsumogiri", () => ui.act(`discard ${drawn}`), "act-tsumogiri");
+      b.setAttribute("aria-keyshortcuts", "D");
       actions.appendChild(b);
     }
     if (riichiable.size && phase === "turn") {
@@ -363,6 +381,16 @@ export function renderTable(root, ui) {
       actions.appendChild(button(t("pass"), "pass", () => ui.act("pass"), "act-pass"));
     }
   }
+  if (wenzhou && mine && phase === "turn" && !ui.riichi) {
+    // 温州's discard rules (lone honours first, never the 财神) leave only some tiles: say why, in one line
+    const held = new Set(display.filter((x) => x !== view.caishen));
+    if ([...held].some((x) => !discardable.has(x))) {
+      const why = el("div", "help why");
+      why.dataset.testid = "discard-why";
+      why.textContent = t("first_turns_wz");
+      prompt.appendChild(why);
+    }
+  }
   bottom.appendChild(prompt);
   bottom.appendChild(actions);
 
@@ -372,6 +400,10 @@ export function renderTable(root, ui) {
   const readyBy = new Set(Object.keys(view.hints?.after_discard || {}));
   hand = el("div", "hand mine");
   hand.dataset.testid = "my-hand";
+  hand.setAttribute("role", "group");
+  hand.setAttribute("aria-label", t("my_hand"));
+  // the hand fits the width: its tiles are as large as the width allows (17 in 温州)
+  row.style.setProperty("--slots", String(display.length + (drawn ? 0.5 : 0)));
   const drawnFresh = drawn && !(prev && prev.drawn === drawn && prev.phase === "turn" && prev.version < view.version && parseTiles(prev.hand).length === parseTiles(view.hand).length);
   display.forEach((tile, i) => {
     const isDrawn = drawn && i === display.length - 1;
@@ -391,9 +423,21 @@ export function renderTable(root, ui) {
     ];
     const img = tileImg(tile, cls.filter(Boolean).join(" "));
     img.dataset.index = String(i);
+    img.setAttribute("role", "button");
+    img.setAttribute("aria-label", tileName(tile) + (isDrawn ? ` (${t("drawn")})` : ""));
+    img.tabIndex = can ? 0 : -1;
+    if (!can) img.setAttribute("aria-disabled", "true");
     if (cls.includes("ready")) img.title = t("ready_tip");
     if (can) {
       img.addEventListener("click", () => onTile(tile, i, img));
+      img.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          if (phase === "turn") ui.act(ui.riichi && riichiable.has(tile) ? `discard ${tile} riichi` : `discard ${tile}`);
+          else onTile(tile, i, img);
+        }
+      });
+      img.addEventListener("focus", () => phase === "turn" && ui.setHover(tile));
       if (phase === "turn" && !TOUCH) {
         img.addEventListener("mouseenter", () => ui.setHover(tile));
         img.addEventListener("mouseleave", () => ui.setHover(null));
@@ -408,12 +452,17 @@ export function renderTable(root, ui) {
   const foot = el("div", "foot");
   foot.appendChild(seatBadges(view, me, players, true));
   foot.appendChild(hintsEl(view, ui));
-  const auto = button(t("autoplay"), `auto${view.autoplay ? " on" : ""}`, () => ui.setAutoplay(!view.autoplay), "autoplay");
-  foot.appendChild(auto);
+  if (!ui.readonly) {
+    const auto = button(t("autoplay"), `auto${view.autoplay ? " on" : ""}`, () => ui.setAutoplay(!view.autoplay), "autoplay");
+    auto.setAttribute("aria-keyshortcuts", "A");
+    foot.appendChild(auto);
+    if (ui.tools) foot.appendChild(ui.tools());
+  }
   bottom.appendChild(foot);
   table.appendChild(bottom);
 
-  if (view.autoplay) {
+  if (ui.tracker) table.appendChild(trackerEl(view, ui));
+  if (view.autoplay && !ui.readonly) {
     const banner = button(t("autoplay_on"), "autoplay-banner", () => ui.setAutoplay(false), "autoplay-banner");
     table.appendChild(banner);
   }
@@ -431,4 +480,32 @@ export function tickTimer(root, deadline, total) {
   const secs = Math.ceil(left / 1000);
   timer.querySelector(".secs").textContent = String(secs);
   return secs;
+}
+
+/** 记牌器: how many copies of each kind this seat has not seen (its hand, both rivers, the melds shown, the
+ * revealed tiles); `ui.tracker` = {kinds, copies} from the rules page. */
+export function trackerEl(view, ui) {
+  const seen = {};
+  const add = (x) => (seen[x] = (seen[x] || 0) + 1);
+  parseTiles(view.hand).forEach(add);
+  (view.discards || []).flat().forEach(add);
+  for (const list of view.melds || []) for (const m of parseMelds(list)) m.tiles.filter(Boolean).forEach(add);
+  (view.revealed || []).forEach(add);
+  if (view.flipped) add(view.flipped);
+  const box = el("div", "tracker");
+  box.dataset.testid = "tracker";
+  box.setAttribute("aria-label", t("tracker_tip"));
+  box.title = t("tracker_tip");
+  box.appendChild(el("div", "tracker-title", t("tracker")));
+  const grid = el("div", "tracker-grid");
+  for (const k of ui.tracker.kinds) {
+    const left = Math.max(0, ui.tracker.copies - (seen[k] || 0));
+    const cell = el("span", `tk${left === 0 ? " none" : ""}`);
+    cell.dataset.tile = k;
+    cell.appendChild(tileImg(k, "xs"));
+    cell.appendChild(el("b", "", String(left)));
+    grid.appendChild(cell);
+  }
+  box.appendChild(grid);
+  return box;
 }

@@ -1,6 +1,8 @@
 // Tiles in mpsz notation ("5m", "7z", "3f"), their images and sorting. The client never decides legality
 // (the server's `legal` list does) nor computes waits (the server's `view.hints` carry them, with their worth).
 
+import { tileName } from "./i18n.js";
+
 const SUITS = "mpsz";
 
 /** "123m55z" → ["1m","2m","3m","5z","5z"] (also accepts single tiles and spaces). */
@@ -25,6 +27,16 @@ export function tileKey(tile) {
 
 export function sortTiles(tiles) {
   return [...tiles].sort((a, b) => tileKey(a) - tileKey(b));
+}
+
+/** ["1m","3m","5z"] → "13m5z" (sorted, grouped m p s z f: the view's `hand` notation). */
+export function toMpsz(tiles) {
+  let out = "";
+  for (const suit of "mpszf") {
+    const digits = sortTiles(tiles.filter((x) => x[1] === suit)).map((x) => x[0]);
+    if (digits.length) out += digits.join("") + suit;
+  }
+  return out;
 }
 
 /** Index 0–33 of a playing tile (flowers: -1). */
@@ -60,7 +72,7 @@ export function tileImg(tile, cls = "") {
   const img = document.createElement("img");
   img.className = `tile ${cls}`.trim();
   img.src = `tiles/${tile || "back"}.svg`;
-  img.alt = tile || "";
+  img.alt = tileName(tile);
   img.draggable = false;
   if (tile) img.dataset.tile = tile;
   return img;

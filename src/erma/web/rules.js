@@ -1,0 +1,60 @@
+// The rules page of a preset (规则与番种): its tiles and limits and every fan with its points, as the server
+// reads them from the fan tables (GET /api/rules/{name}); 温州 lists its multiplier reasons.
+
+import { pick, t } from "./i18n.js";
+import { tileRow } from "./tiles.js";
+
+function el(tag, cls = "", text = "") {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== "") e.textContent = text;
+  return e;
+}
+
+/** The page for preset `name`; `info` is the endpoint's answer (null while loading). */
+export function renderRules(name, info, ui) {
+  const root = el("section", "rules-page");
+  root.dataset.testid = "rules-page";
+  const head = el("div", "rules-head");
+  head.appendChild(el("h2", "", `${t(`rules_${name}`)} · ${t("rules_page")}`));
+  const back = el("button", "btn ghost", t("back_lobby"));
+  back.type = "button";
+  back.addEventListener("click", ui.back);
+  head.appendChild(back);
+  root.appendChild(head);
+  const tabs = el("div", "row rules-tabs");
+  for (const preset of [...new Set((ui.rooms || []).map((r) => r.rules))]) {
+    const b = el("button", `btn small${preset === name ? " go" : " ghost"}`, t(`rules_${preset}`));
+    b.type = "button";
+    b.dataset.rules = preset;
+    b.addEventListener("click", () => window.erma.openRules(preset));
+    tabs.appendChild(b);
+  }
+  root.appendChild(tabs);
+  if (!info || info === "loading") {
+    root.appendChild(el("p", "muted", "…"));
+    return root;
+  }
+  const facts = el("div", "rules-facts");
+  facts.appendChild(tileRow(info.kinds, "xs"));
+  const bits = [t("rules_copies", { n: info.copies }), t("rules_hand", { n: info.hand_size })];
+  if (info.min_fan) bits.push(t("min_fan", { n: info.min_fan }));
+  bits.push(info.fan_cap ? t("cap", { n: info.fan_cap }) : t("no_cap"));
+  facts.appendChild(el("p", "", bits.join(" · ")));
+  root.appendChild(facts);
+  const rows = info.fans || info.multipliers || [];
+  const table = el("table", "fans rules-fans");
+  table.dataset.testid = "rules-fans";
+  const tr = el("tr");
+  tr.append(el("th", "", info.fans ? t("fan_col") : t("reason")), el("th", "num", info.fans ? t("points_col") : t("mult")));
+  table.appendChild(tr);
+  for (const f of rows) {
+    const row = el("tr");
+    row.dataset.fan = f.id;
+    row.append(el("td", "fan-name", pick(f)), el("td", "num", info.fans ? String(f.points) : `×${f.points}`));
+    table.appendChild(row);
+  }
+  root.appendChild(el("h3", "", info.fans ? `${t("fan_list")} · ${pick(info.fan_table)}` : t("mult")));
+  root.appendChild(table);
+  return root;
+}
