@@ -172,7 +172,7 @@ def test_lobby_and_language_switch(page: Page) -> None:
     p.page.wait_for_selector(".room[data-room=web-cuopai]")
     assert int(p.page.inner_text("[data-testid=balance]")) > 0
     assert "人机对战" in p.page.inner_text(".room[data-room=web-cuopai]")
-    p.shot("lobby")
+    p.shot("lobby-first")
     p.page.click("[data-testid=lang]")
     assert "Play a bot" in p.page.inner_text(".room[data-room=web-cuopai]")
     assert "Cuopai · test" in p.page.inner_text(".room[data-room=web-cuopai]")
@@ -258,7 +258,7 @@ def test_a_guest_plays_a_whole_hand_by_clicks(page: Page) -> None:
             if not shot:
                 quiet(p)
                 if state(p)["legal"]:
-                    p.shot("table")  # mid-hand, hovering a discard that leaves the hand ready
+                    p.shot("table-hints")  # mid-hand, hovering a discard that leaves the hand ready
                     shot = True
         move(p, st, smart=True)
         p.page.wait_for_timeout(60)
@@ -274,7 +274,7 @@ def test_a_guest_plays_a_whole_hand_by_clicks(page: Page) -> None:
     me = end["seat"]
     assert [int(x.replace("+", "")) for x in shown] == [end["beans"][me], end["beans"][1 - me]]
     p.page.wait_for_timeout(300)
-    p.shot("settlement", full_page=True)
+    p.shot("settlement-events", full_page=True)
     # replay of the finished hand, step by step
     p.page.click("[data-testid=replay]")
     p.page.wait_for_selector("[data-testid=replay]")
@@ -297,10 +297,12 @@ def test_refresh_mid_hand_restores_the_table(phone: Page) -> None:
     before = wait_my_turn(p)
     assert before["screen"] == "table"
     p.page.wait_for_timeout(1500)  # let callouts fade
-    p.shot("table-phone")
+    p.shot("table-phone-refresh")
+    beans = p.page.inner_text("#beans")
     p.page.reload()
     p.page.wait_for_selector("[data-testid=table]")
     after = wait_my_turn(p)
+    assert p.page.inner_text("#beans") == beans  # the balance is shown the same way after a reload
     assert after["match"] == before["match"]
     assert after["hand"] == before["hand"] and after["wall"] == before["wall"]
     assert after["discards"] == before["discards"]

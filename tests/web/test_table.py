@@ -262,6 +262,12 @@ def test_whole_hand_fits_and_is_translated(
             if room == "web-cuopai":
                 p.shot("lobby")
         play_bot(p, room)
+        # every notice shown during the hand (none is due: no move is left to the clock or to 托管)
+        p.page.evaluate(
+            """() => { window.__notices = []; const n = document.getElementById('notice');
+                 new MutationObserver(() => n.hidden || window.__notices.push(n.textContent))
+                   .observe(n, {attributes: true, childList: true}); }"""
+        )
         turned = shot_taken = False
         sizes: dict[str, Any] = {}
         deadline = time.monotonic() + 45
@@ -271,6 +277,7 @@ def test_whole_hand_fits_and_is_translated(
                 break
             fits(p, f"{room} {viewport} {st['phase']}")
             translated(p, f"{room} {st['phase']}")
+            hint_strip(p, st, room == "web-wenzhou")
             if phone:
                 sizes = touch_targets(p)
             discards = sum(len(d) for d in st["discards"])
@@ -289,6 +296,7 @@ def test_whole_hand_fits_and_is_translated(
             move(p, st)
             p.page.wait_for_timeout(40)
         p.page.wait_for_selector("[data-testid=settlement]", timeout=15000)
+        assert p.page.evaluate("() => window.__notices") == []
         if phone:
             print(f"\n{room}: smallest hand tile {sizes.get('tile')} px, river tile {sizes.get('river')} px")
         fits(p, "settlement")
@@ -297,9 +305,32 @@ def test_whole_hand_fits_and_is_translated(
             p.page.wait_for_timeout(300)
             p.shot("settlement", full_page=True)
         check_replay(p, web_server.url, "replay" if room == "web-cuopai" else None)
+        if room == "web-wushuang":
+            # the player leaves between hands (no penalty): the match is over, said clearly, with the scores
+            p.page.evaluate("() => window.erma.send({type: 'leave', match: window.erma.state.match.id})")
+            p.page.wait_for_selector("[data-testid=match-over]", timeout=10000)
+            text = p.page.inner_text("[data-testid=match-over]")
+            scores = p.page.evaluate("() => window.erma.state.scores")
+            assert "Match over" in text and all(f"{v:+d}".replace("+0", "0") in text for v in scores), text
+            assert p.page.locator("[data-testid=countdown]").count() == 0
+            assert p.page.locator("[data-testid=next-hand]").count() == 0
+            translated(p, "match over")
     finally:
         p.close()
     assert p.errors == [], p.errors
+
+
+def hint_strip(p: Page, st: dict[str, Any], wenzhou: bool) -> None:
+    """The server's waits show in the strip (温州 too); in 温州, a turn whose rules leave only some tiles
+    discardable says why in one line."""
+    if st["hints"].get("waits"):
+        mode = p.page.get_attribute("[data-testid=hints]", "data-mode")
+        assert mode == "waits", f"the waits strip is not shown ({mode})"
+    if wenzhou and st["phase"] == "turn":
+        allowed = {a.split()[1] for a in st["legal"] if a.startswith("discard ")}
+        held = {t for t in my_hand_shown(p) if t != st["caishen"]}
+        why = p.page.locator("[data-testid=discard-why]").count()
+        assert why == (1 if held - allowed else 0), (held, allowed)
 
 
 # ------------------------------------------------------------------------------ keyboard
@@ -359,9 +390,9 @@ def test_rules_pages_list_the_fan_tables(browser: Any, web_server: Any, lang: st
         enter_as_guest(p)
         for rules in ("cuopai789", "classic64", "wushuang128", "wenzhou2p"):
             p.page.click(f"[data-testid=rules-link][data-rules={rules}]")
-            p.page.wait_for_selector("[data-testid=rules-fans] tr[data-fan]")
+            p.page.wait_for_selector("[data-testid=rules-fans] [data-fan]")
             rows = p.page.eval_on_selector_all(
-                "[data-testid=rules-fans] tr[data-fan]",
+                "[data-testid=rules-fans] [data-fan]",
                 "els => els.map(e => [e.dataset.fan, e.querySelector('.num').textContent])",
             )
             if rules == "wenzhou2p":
@@ -422,6 +453,11 @@ def test_banners_never_cover_the_wall_timer_or_turn(browser: Any, web_server: An
                  return e.contains(hit) || !hit ? null : id; }).filter(Boolean)"""
         )
         assert covered == []
+        # 托管 by its key: the moves it makes are announced
+        wait_my_turn(p, timeout=20)
+        p.page.keyboard.press("a")
+        p.page.wait_for_selector("#notice:not([hidden])", timeout=20000)
+        assert "托管" in p.page.inner_text("#notice")
     finally:
         p.close()
     assert p.errors == [], p.errors

@@ -1193,5 +1193,5 @@ async function start() {
   render();
 }
 
-window.erma = { state: S, render, act, myTiles, settings, i18nKeys, openRules };
+window.erma = { state: S, render, act, myTiles, settings, i18nKeys, openRules, send: (m) => net.send(m) };
 start();

@@ -2,7 +2,7 @@
 // and sends one seat view per step; this draws each step with the table's own renderer, words the step's
 // events in the current language, and steps, plays (at a chosen speed) and jumps.
 
-import { pick, t, tileName } from "./i18n.js";
+import { pick, playerName, t, tileName } from "./i18n.js";
 import { renderTable } from "./table.js";
 import { parseTiles } from "./tiles.js";
 
@@ -130,7 +130,8 @@ export function renderReplay(R, ui) {
   head.appendChild(count);
   root.appendChild(head);
 
-  const names = [0, 1].map((s) => ({ name: s === me ? t("you") : t("opponent"), bot: false }));
+  // the players as the record names them (a bot's name in the current language)
+  const names = [0, 1].map((s) => ({ name: d.players?.[s] ? playerName(d.players[s]) : s === me ? t("you") : t("opponent") }));
   const marks = riverMarks(steps, R.step);
   const wrap = el("div", "replay-table");
   renderTable(wrap, {
@@ -177,7 +178,8 @@ export function renderReplay(R, ui) {
   slider.value = String(R.step);
   slider.setAttribute("aria-label", t("step", { n: R.step, m: n }));
   slider.addEventListener("input", () => go(Number(slider.value)));
-  root.appendChild(slider);
+  const controls = el("div", "replay-controls");
+  controls.appendChild(slider);
   const bar = el("div", "row replay-bar");
   bar.appendChild(iconButton("first", t("first"), () => go(0), "replay-first"));
   bar.appendChild(iconButton("prev", t("prev"), () => go(R.step - 1), "replay-prev"));
@@ -217,7 +219,8 @@ export function renderReplay(R, ui) {
   const sp = el("label", "speed-box");
   sp.append(el("span", "", t("speed")), speed);
   bar.appendChild(sp);
-  root.appendChild(bar);
+  controls.appendChild(bar);
+  root.appendChild(controls);
   const close = el("button", "btn ghost", t("close"));
   close.type = "button";
   close.dataset.testid = "replay-close";

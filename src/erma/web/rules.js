@@ -43,15 +43,12 @@ export function renderRules(name, info, ui) {
   facts.appendChild(el("p", "", bits.join(" · ")));
   root.appendChild(facts);
   const rows = info.fans || info.multipliers || [];
-  const table = el("table", "fans rules-fans");
+  const table = el("div", "rules-fans");
   table.dataset.testid = "rules-fans";
-  const tr = el("tr");
-  tr.append(el("th", "", info.fans ? t("fan_col") : t("reason")), el("th", "num", info.fans ? t("points_col") : t("mult")));
-  table.appendChild(tr);
   for (const f of rows) {
-    const row = el("tr");
+    const row = el("div", `fan-row${f.limit ? " limit" : ""}`);
     row.dataset.fan = f.id;
-    row.append(el("td", "fan-name", pick(f)), el("td", "num", info.fans ? String(f.points) : `×${f.points}`));
+    row.append(el("span", "fan-name", pick(f)), el("span", "num", info.fans ? String(f.points) : `×${f.points}`));
     table.appendChild(row);
   }
   root.appendChild(el("h3", "", info.fans ? `${t("fan_list")} · ${pick(info.fan_table)}` : t("mult")));
