@@ -36,6 +36,7 @@ id = "web-cuopai"
 name_zh = "搓牌 测试场"
 name_en = "Cuopai · test"
 rules = "cuopai789"
+options = { next_hand_timeout_s = 60.0 }  # time to step through a replay in the tests
 tier = "novice"
 entry_min = 100
 bean_rate = 10
@@ -65,6 +66,7 @@ id = "web-classic"
 name_zh = "经典 测试场"
 name_en = "Classic · test"
 rules = "classic64"
+options = { next_hand_timeout_s = 60.0 }  # time to step through a replay in the tests
 tier = "novice"
 entry_min = 100
 bean_rate = 1
@@ -74,6 +76,7 @@ id = "web-wushuang"
 name_zh = "无双 测试场"
 name_en = "Wushuang · test"
 rules = "wushuang128"
+options = { next_hand_timeout_s = 60.0 }  # time to step through a replay in the tests
 tier = "novice"
 entry_min = 100
 bean_rate = 1
@@ -83,6 +86,7 @@ id = "web-wenzhou"
 name_zh = "温州 测试场"
 name_en = "Wenzhou · test"
 rules = "wenzhou2p"
+options = { next_hand_timeout_s = 60.0 }  # time to step through a replay in the tests
 tier = "novice"
 entry_min = 100
 bean_rate = 5

@@ -215,6 +215,8 @@ def check_replay(p: Page, url: str, screenshot: str | None) -> None:
         )
         assert mine == steps[k][seat], f"step {k}: my hand {mine} != record {steps[k][seat]}"
         assert sorted(opp, key=parse_tile) == steps[k][1 - seat], f"step {k}: opponent's hand"
+        if k == n // 2:
+            fits(p, "replay")
         if k == n // 2 and screenshot:
             p.page.evaluate("() => document.getAnimations().forEach((a) => a.finish())")
             p.shot(screenshot)

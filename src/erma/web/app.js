@@ -925,8 +925,10 @@ function replayScreen() {
  * hand ended in 托管). It pauses while the player watches a replay or reviews both hands. */
 function startCountdown() {
   if (S.match?.over) return;
-  const info = S.rulesInfo[S.end?.result?.rules || S.view?.rules];
-  const limit = (info && info !== "loading" ? info.next_hand_timeout_s : 15) * 1000;
+  const info = S.rulesInfo[S.view?.rules];
+  const room = roomOf(S.end?.room || S.match?.room);
+  const preset = info && info !== "loading" ? info.next_hand_timeout_s : 15;
+  const limit = (room?.options?.next_hand_timeout_s ?? preset) * 1000; // the room's rule set decides
   const total = Math.max(3000, limit - 3000);
   S.countdown = { left: total, total, at: performance.now(), auto: !S.view?.autoplay };
 }

@@ -127,7 +127,9 @@ export function renderReplay(R, ui) {
   head.appendChild(el("h2", "", t("replay_title", { room: roomName })));
   const count = el("span", "muted", t("step", { n: R.step, m: n }));
   count.dataset.testid = "replay-step";
-  head.appendChild(count);
+  const right = el("span", "replay-right");
+  right.appendChild(count);
+  head.appendChild(right);
   root.appendChild(head);
 
   // the players as the record names them (a bot's name in the current language)
@@ -161,7 +163,6 @@ export function renderReplay(R, ui) {
   const line = el("div", "replay-event", text.join(" · ") || "\u00a0");
   line.dataset.testid = "replay-event";
   line.setAttribute("aria-live", "polite");
-  root.appendChild(line);
 
   const go = (k) => {
     R.step = Math.max(0, Math.min(n, k));
@@ -179,7 +180,7 @@ export function renderReplay(R, ui) {
   slider.setAttribute("aria-label", t("step", { n: R.step, m: n }));
   slider.addEventListener("input", () => go(Number(slider.value)));
   const controls = el("div", "replay-controls");
-  controls.appendChild(slider);
+  controls.append(line, slider);
   const bar = el("div", "row replay-bar");
   bar.appendChild(iconButton("first", t("first"), () => go(0), "replay-first"));
   bar.appendChild(iconButton("prev", t("prev"), () => go(R.step - 1), "replay-prev"));
@@ -228,6 +229,6 @@ export function renderReplay(R, ui) {
     stop();
     ui.close();
   });
-  root.appendChild(close);
+  right.appendChild(close);
   return root;
 }
