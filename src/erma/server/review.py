@@ -12,8 +12,8 @@ from typing import Any
 
 from erma.errors import ErmaError, InvalidRecordError
 from erma.game import apply, events_for, new_hand
-from erma.game import wenzhou as wz
-from erma.game.record import FORMAT
+from erma.game.reasons import multiplier_reasons
+from erma.game.record import upgrade
 from erma.game.view import view_for
 from erma.rules import find_ruleset
 from erma.rules.ruleset import PRESETS
@@ -26,8 +26,7 @@ def replay_steps(record: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     ([seat, text] or None), ``events`` (what it produced, as ``seat`` saw it), ``view``
     (``view_for(state, seat)``) and ``hands`` (both concealed hands: a finished hand's record is open to its
     players). Raises InvalidRecordError for a record that does not replay."""
-    if record.get("format") != FORMAT:
-        raise InvalidRecordError(f"record: format {record.get('format')!r} is not {FORMAT!r}")
+    record = upgrade(record)  # an older format's record reads as the current one (erma.game.record)
     try:
         rules = find_ruleset(record["rules"], record.get("options") or {})
         deck = record.get("deck")
@@ -81,8 +80,9 @@ def rules_page(name: str) -> dict[str, Any]:
         "turn_timeout_s": rules.turn_timeout_s,
         "next_hand_timeout_s": rules.next_hand_timeout_s,
     }
-    if rules.family == "wenzhou":
-        page["multipliers"] = _wenzhou_reasons(rules)
+    reasons = multiplier_reasons(rules)
+    if reasons:  # a family that multiplies wins (温州) instead of adding fans
+        page["multipliers"] = reasons
         return page
     table = load_table(rules.fan_table)
     page["fan_table"] = {"id": table.id, "name_zh": table.name_zh, "name_en": table.name_en, "cap": table.cap}
@@ -91,24 +91,3 @@ def rules_page(name: str) -> dict[str, Any]:
         for r in table.rows
     ]
     return page
-
-
-def _wenzhou_reasons(rules: Any) -> list[dict[str, Any]]:
-    """温州's reasons with the multiplier each gives under ``rules`` (RULES §3.6; as wenzhou.classify)."""
-    double = set(rules.double_fan_set)
-    doubling = ("hard_eight_pairs", "three_caishen", "tianhu", "dihu", "dandiao")
-    mult = {
-        **{r: 4 if r in double else 2 for r in doubling},
-        "self_drawn": 2,
-        "robbing": 2,
-        "no_substitute": 2,
-        "three_caishen_no_shape": rules.three_caishen_no_shape_mult,
-        "soft_eight_pairs": rules.soft_eight_pairs_mult,
-        "soft": 1,
-    }
-    rows = [
-        {"id": rid, "name_zh": zh, "name_en": en, "points": mult[rid]}
-        for rid, (zh, en) in wz._R.items()
-        if rid != "robbing" or rules.rob_kong_counts_as == "self_draw"
-    ]
-    return sorted(rows, key=lambda r: -r["points"])

@@ -1,0 +1,18 @@
+"""erma.game.reasons: 温州's multiplier reasons as a rules page lists them; none for fan-table presets."""
+
+from __future__ import annotations
+
+from erma.game.reasons import multiplier_reasons
+from erma.rules import find_ruleset
+
+
+def test_wenzhou_reasons_follow_the_options() -> None:
+    rows = {r["id"]: r["points"] for r in multiplier_reasons(find_ruleset("wenzhou2p"))}
+    assert rows["soft"] == 1 and rows["self_drawn"] == 2 and rows["dandiao"] == 4
+    fewer = find_ruleset("wenzhou2p", {"double_fan_set": ["tianhu"]})
+    rows = {r["id"]: r["points"] for r in multiplier_reasons(fewer)}
+    assert rows["tianhu"] == 4 and rows["dandiao"] == 2
+
+
+def test_fan_table_presets_have_none() -> None:
+    assert multiplier_reasons(find_ruleset("classic64")) == []
