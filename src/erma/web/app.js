@@ -299,6 +299,7 @@ function onMessage(msg) {
       }
       S.resumed = false;
       if (msg.type === "view" && S.view?.predicted && S.mine && msg.view.digest === S.view.digest && msg.view.decision <= S.mine.decision) break; // older than my move: keep showing the move
+      if (msg.type === "snapshot" && S.riichiAt.every((x) => x === null)) restoreMarks(msg.view);
       S.prev = msg.type === "snapshot" ? null : S.view;
       S.view = msg.view;
       if (answered(S.view)) S.view.legal = []; // already answered: wait for the next decision
@@ -356,6 +357,24 @@ function notice(text) {
   notice.timer = setTimeout(() => (box.hidden = true), 3000);
 }
 
+/** The river marks (报听 discards, the last discarder) come from events; kept per hand in sessionStorage so a
+ * page refresh, which resumes after the last event seen, still shows them. */
+function rememberMarks() {
+  if (S.view?.digest) sessionStorage.setItem("erma.marks", JSON.stringify({ digest: S.view.digest, riichiAt: S.riichiAt, last: S.lastDiscarder }));
+}
+
+function restoreMarks(view) {
+  try {
+    const m = JSON.parse(sessionStorage.getItem("erma.marks") || "null");
+    if (m && m.digest === view.digest) {
+      S.riichiAt = m.riichiAt;
+      S.lastDiscarder = m.last;
+    }
+  } catch {
+    /* nothing kept */
+  }
+}
+
 function onEvent(e) {
   const me = S.match?.seat ?? 0;
   const mine = e.seat === me;
@@ -372,6 +391,7 @@ function onEvent(e) {
       S.lastDiscarder = e.seat;
       if (!mine) play("discard");
       if (e.riichi && S.view && S.riichiAt[e.seat] === null) S.riichiAt[e.seat] = (S.view.discards?.[e.seat]?.length ?? 1) - (mine && S.view.predicted ? 1 : 0);
+      rememberMarks();
       if (e.riichi) {
         play("riichi");
         callout(word("riichi"), mine ? "me" : "opp");
