@@ -270,7 +270,7 @@ def test_whole_hand_fits_and_is_translated(
                  new MutationObserver(() => n.hidden || window.__notices.push(n.textContent))
                    .observe(n, {attributes: true, childList: true}); }"""
         )
-        turned = shot_taken = False
+        turned = shot_taken = tracked = False
         sizes: dict[str, Any] = {}
         deadline = time.monotonic() + 45
         while time.monotonic() < deadline:
@@ -280,6 +280,9 @@ def test_whole_hand_fits_and_is_translated(
             fits(p, f"{room} {viewport} {st['phase']}")
             translated(p, f"{room} {st['phase']}")
             hint_strip(p, st, room == "web-wenzhou")
+            if room == "web-wushuang" and st["phase"] == "turn" and not tracked:
+                check_tracker(p, st)
+                tracked = True
             if phone:
                 sizes = touch_targets(p)
             discards = sum(len(d) for d in st["discards"])
@@ -320,6 +323,42 @@ def test_whole_hand_fits_and_is_translated(
     finally:
         p.close()
     assert p.errors == [], p.errors
+
+
+def check_tracker(p: Page, st: dict[str, Any]) -> None:
+    """The 记牌器: for each kind, the copies (8 in 无双) less those this seat has seen (its hand, both rivers,
+    the melds shown, the revealed tiles)."""
+    p.page.click("[data-testid=tracker-toggle]")
+    p.page.wait_for_selector("[data-testid=tracker]")
+    shown = dict(
+        p.page.eval_on_selector_all(
+            "[data-testid=tracker] .tk", "els => els.map(e => [e.dataset.tile, Number(e.textContent)])"
+        )
+    )
+    seen: dict[str, int] = {}
+    melds = [m for side in st["melds"] for m in side]
+    visible = split_hand(st["hand"]) + [t for d in st["discards"] for t in d]
+    visible += [t for m in melds if "?" not in m for t in split_hand(m)]
+    visible += p.page.evaluate("() => window.erma.state.view.revealed || []")
+    for t in visible:
+        seen[t] = seen.get(t, 0) + 1
+    assert set(shown) == {tile_to_mpsz(k) for k in find_ruleset("wushuang128").kinds}
+    assert shown == {k: 8 - seen.get(k, 0) for k in shown}
+    p.page.click("[data-testid=tracker-toggle]")
+    p.page.wait_for_selector("[data-testid=tracker]", state="detached")
+
+
+def split_hand(text: str) -> list[str]:
+    """ "123m55z" or "(123m)" → ["1m", "2m", "3m", …]."""
+    out: list[str] = []
+    digits = ""
+    for c in text:
+        if c.isdigit():
+            digits += c
+        elif c in "mpszf":
+            out += [d + c for d in digits]
+            digits = ""
+    return out
 
 
 def hint_strip(p: Page, st: dict[str, Any], wenzhou: bool) -> None:

@@ -1101,7 +1101,7 @@ function toolsEl() {
   }, "tracker-toggle");
   tr.setAttribute("aria-pressed", String(S.tracker));
   box.appendChild(tr);
-  box.appendChild(btn("⚙", "small tool", () => {
+  box.appendChild(btn(t("settings"), "small tool", () => {
     S.settingsOpen = !S.settingsOpen;
     render();
   }, "settings-open"));
