@@ -143,6 +143,11 @@ class Family(Protocol):
         """Family facts a seat may see (wire form, JSON-ready)."""
         ...
 
+    def multiplier_reasons(self, rules: RuleSet) -> list[dict[str, Any]]:
+        """The reasons a win is multiplied by, each with its multiplier (a rules page); empty for a family
+        scored by a fan table alone."""
+        ...
+
     def hint_waits(self, state: GameState, seat: int) -> list[Tile] | None:
         """The kinds that complete ``seat``'s 3k+1 hand, or None if it is not ready."""
         ...

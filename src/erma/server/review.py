@@ -12,7 +12,7 @@ from typing import Any
 
 from erma.errors import ErmaError, InvalidRecordError
 from erma.game import apply, events_for, new_hand
-from erma.game.reasons import multiplier_reasons
+from erma.game.family import family_for
 from erma.game.record import upgrade
 from erma.game.view import view_for
 from erma.rules import find_ruleset
@@ -80,7 +80,7 @@ def rules_page(name: str) -> dict[str, Any]:
         "turn_timeout_s": rules.turn_timeout_s,
         "next_hand_timeout_s": rules.next_hand_timeout_s,
     }
-    reasons = multiplier_reasons(rules)
+    reasons = family_for(rules).multiplier_reasons(rules)
     if reasons:  # a family that multiplies wins (温州) instead of adding fans
         page["multipliers"] = reasons
         return page

@@ -229,6 +229,9 @@ class Standard:
     def view_extras(self, state: GameState, seat: int) -> Mapping[str, Any]:
         return _NO_EXTRAS
 
+    def multiplier_reasons(self, rules: RuleSet) -> list[dict[str, Any]]:
+        return []
+
     def hint_waits(self, state: GameState, seat: int) -> list[Tile] | None:
         me = state.seats[seat]
         return waits_of(state, seat) if shapes.overall(me.key, me.size) == 0 else None

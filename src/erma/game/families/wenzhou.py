@@ -367,6 +367,9 @@ class Wenzhou:
             "draws_left": max(0, self.draws_left(state)),
         }
 
+    def multiplier_reasons(self, rules: RuleSet) -> list[dict[str, Any]]:
+        return wz.multiplier_reasons(rules)
+
     def hint_waits(self, state: GameState, seat: int) -> list[Tile] | None:
         """Physical kinds that complete the hand as played (a 财神 drawn to two held makes 三财神), leaving
         out kinds whose copies the seat all holds; None if the hand is not one tile from winning."""

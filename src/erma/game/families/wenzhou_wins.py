@@ -236,6 +236,28 @@ def classify(
     return Verdict(mult, GRADES[mult], shape, reasons, three)
 
 
+def multiplier_reasons(rules: RuleSet) -> list[dict[str, Any]]:
+    """Each reason with the multiplier it gives under ``rules`` (RULES §3.6, as :func:`classify` assigns
+    them), highest first: what a rules page lists instead of a fan table."""
+    double = set(rules.double_fan_set)
+    doubling = ("hard_eight_pairs", "three_caishen", "tianhu", "dihu", "dandiao")
+    mult = {
+        **{r: 4 if r in double else 2 for r in doubling},
+        "self_drawn": 2,
+        "robbing": 2,
+        "no_substitute": 2,
+        "three_caishen_no_shape": rules.three_caishen_no_shape_mult,
+        "soft_eight_pairs": rules.soft_eight_pairs_mult,
+        "soft": 1,
+    }
+    rows = [
+        {"id": rid, "name_zh": zh, "name_en": en, "points": mult[rid]}
+        for rid, (zh, en) in _R.items()
+        if rid != "robbing" or rules.rob_kong_counts_as == "self_draw"
+    ]
+    return sorted(rows, key=lambda r: -r["points"])
+
+
 def _dandiao(key: int, n: int, jokers: int, facts: WinFacts, rules: RuleSet, caishen: Tile) -> bool:
     if rules.dandiao_definition == "single_tile_left":
         return facts.single_left
@@ -440,6 +462,7 @@ __all__ = [
     "is_complete",
     "maidi_term",
     "meld_notation",
+    "multiplier_reasons",
     "next_kind",
     "parse_tile",
     "phys_kind",

@@ -1,9 +1,13 @@
-"""erma.game.reasons: 温州's multiplier reasons as a rules page lists them; none for fan-table presets."""
+"""Family.multiplier_reasons: 温州's multiplier reasons for a rules page; none for fan-table presets."""
 
 from __future__ import annotations
 
-from erma.game.reasons import multiplier_reasons
-from erma.rules import find_ruleset
+from erma.game.family import family_for
+from erma.rules import RuleSet, find_ruleset
+
+
+def multiplier_reasons(rules: RuleSet) -> list[dict[str, object]]:
+    return family_for(rules).multiplier_reasons(rules)
 
 
 def test_wenzhou_reasons_follow_the_options() -> None:
