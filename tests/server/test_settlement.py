@@ -10,7 +10,6 @@ server, and the ledger stays sound.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import secrets
@@ -67,7 +66,7 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Running]:
     name = f"erma_settle_{os.getpid()}_{secrets.token_hex(4)}"
     if request.param == "postgresql":
         try:
-            asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+            run_async(_admin(f'CREATE DATABASE "{name}"'))
         except (OSError, asyncpg.PostgresError) as exc:
             if os.environ.get("CI"):
                 raise
@@ -79,7 +78,7 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Running]:
     thread.join(10)
     if db_url is not None:
         with contextlib.suppress(Exception):
-            asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            run_async(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def _balance(running: Running, token: str) -> int:
