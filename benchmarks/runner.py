@@ -1,7 +1,8 @@
 """Scaling of the runner: walls per second of one balance workload on 1 and 2 local workers and as Ray tasks.
 
 The workload is `erma balance --rules cuopai789 --vary cuo_prob=0,0.05 --bots greedy,greedy` (each wall
-played 4 times: 2 combinations × 2 seatings). Each set-up runs the same walls; the repeats are interleaved
+played under 2 combinations; the bots being equal, its swapped hands are the same hands, counted not
+played). Each set-up runs the same walls; the repeats are interleaved
 (1 worker, 2 workers, Ray, then again) so that the machine's other work spreads over all of them; the
 figures are medians of wall-clock walls/s. Ray runs on a Ray instance started by this script with two CPUs
 (`ray.init(num_cpus=2)`, its start-up timed apart); its overhead is its time over the 2-worker pool's.
@@ -56,7 +57,7 @@ def main() -> None:
     base = med["workers=1"]
     out = {
         "walls": args.walls,
-        "hands_per_wall": 4,
+        "hands_played_per_wall": 2,
         "repeats": args.repeats,
         "cpus": os.cpu_count(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -70,7 +71,7 @@ def main() -> None:
         print(json.dumps(out))
         return
     print(
-        f"{args.walls} walls × 4 hands, median of {args.repeats}, {out['cpus']} CPUs, "
+        f"{args.walls} walls × 2 hands, median of {args.repeats}, {out['cpus']} CPUs, "
         f"load {out['load_average']}"
     )
     for k, v in med.items():
