@@ -93,10 +93,13 @@ def anchors() -> dict[str, Rating]:
 
 
 def win_probability(a: Rating, b: Rating) -> float:
-    """The model's probability that ``a`` wins a hand against ``b`` (draws aside).
+    """The model's probability that ``a`` wins a hand against ``b`` (draws aside): Plackett–Luce with two
+    players, 1 / (1 + exp((μb − μa) / c)), c² = σa² + σb² + 2β².
 
     >>> round(win_probability(Rating(25, 1), Rating(25, 1)), 3)
     0.5
+    >>> round(win_probability(Rating(30, 1), Rating(25, 1)), 3)
+    0.695
     """
     c = math.sqrt(a.sigma**2 + b.sigma**2 + 2 * BETA**2)
     return 1.0 / (1.0 + math.exp((b.mu - a.mu) / c))

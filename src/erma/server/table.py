@@ -188,7 +188,15 @@ class Table:
         return {
             "room": self.room.id,
             "secret": self.match.secret,
-            "seats": [{"account": s.account_id, "name": s.name, "bot": s.is_bot} for s in self.seats],
+            "seats": [
+                {
+                    "account": s.account_id,
+                    "name": s.name,
+                    "bot": s.is_bot,
+                    "level": s.bot.name if s.bot else None,
+                }
+                for s in self.seats
+            ],
         }
 
     def _log(self, entry: dict[str, Any]) -> None:
@@ -684,7 +692,7 @@ class Table:
         hand's actions with the engine (deterministic), and carry on from where the log ends."""
         seats = []
         for x in meta["seats"]:
-            bot = make_bot("greedy", match_id) if x["bot"] else None
+            bot = make_bot(x.get("level") or "greedy", match_id) if x["bot"] else None
             seats.append(SeatInfo(account_id=x["account"], name=x["name"], bot=bot))
         table = cls(hub, match_id, room, seats, secret=meta["secret"])
         for seat, s in enumerate(seats):

@@ -178,6 +178,18 @@ async def apply(conn: AsyncConnection, unit: str, hand: RatedHand) -> None:
         )
 
 
+async def rating_of(conn: AsyncConnection, account_id: int, fam: str) -> float | None:
+    """The account's mu in the family (its anchor's for a bot), or ``None`` if it has no rated hand there."""
+    fam = family(fam).value
+    name = (await conn.execute(sa.select(A.c.name).where(A.c.id == account_id))).scalar_one_or_none()
+    anchor = anchor_of(name) if name is not None else None
+    if anchor is not None:
+        return anchor.mu
+    q = sa.select(RT.c.mu).where(RT.c.account_id == account_id, RT.c.family == fam)
+    mu = (await conn.execute(q)).scalar_one_or_none()
+    return None if mu is None else float(mu)
+
+
 def describe(standing: Standing) -> dict[str, Any]:
     """A standing as the API shows it: rank, rating, its 90% interval, rated hands."""
     lo, hi = standing.rating.interval()

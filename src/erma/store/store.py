@@ -888,6 +888,16 @@ class Store:
 
         return await run_read(self.engine, op)
 
+    async def rating_of(self, account_id: int, family: str) -> float | None:
+        """The account's rating (mu) in a rule family: its bot anchor's for a bot account, ``None`` for a
+        player with no rated hand there (matchmaking reads it)."""
+        _check_id(account_id)
+
+        async def op(conn: AsyncConnection) -> float | None:
+            return await _ratings.rating_of(conn, account_id, family)
+
+        return await run_read(self.engine, op)
+
     async def profile(self, name: str, history: int = 200) -> dict[str, Any] | None:
         """A player's public profile by name: ``name``, ``guest``, and per family (``standard``, ``wenzhou``)
         the rank, rating and interval, ``hands_played``, ``wins``, ``win_rate``, ``average_fans`` (per
