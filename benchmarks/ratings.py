@@ -19,7 +19,7 @@ Levels: ``level1`` … ``level5`` when the bots registry has them (the arena's l
 mixtures of ``greedy`` and ``random`` (``mix:P`` plays greedy's move with probability P, else random's), whose
 order is known by construction. ``--levels`` names others (bot names or ``mix:P``), weakest first.
 
-Usage: .venv/bin/python benchmarks/ratings.py [--levels ...] [--arena 200] [--trials 200] [--rules cuopai789]
+Usage: .venv/bin/python benchmarks/ratings.py [--levels ...] [--arena 300] [--trials 400] [--rules cuopai789]
 """
 
 from __future__ import annotations
@@ -205,8 +205,8 @@ def trial(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default=None, help="comma-separated bot levels, weakest first")
-    parser.add_argument("--arena", type=int, default=200, help="hands per pair of levels")
-    parser.add_argument("--trials", type=int, default=200)
+    parser.add_argument("--arena", type=int, default=300, help="hands per pair of levels")
+    parser.add_argument("--trials", type=int, default=400)
     parser.add_argument("--matches", type=int, default=30)
     parser.add_argument("--newcomer", type=int, default=20)
     parser.add_argument("--rules", default="cuopai789")
