@@ -51,3 +51,54 @@ def test_the_bot_nearest_the_rating_fills_the_seat() -> None:
     assert nearest_bot(9.0, anchors, ["level1", "greedy"]) == "level1"
     assert nearest_bot(30.0, anchors, anchors) == "greedy"
     assert nearest_bot(9.0, anchors, ["unanchored"]) is None
+
+
+def test_a_low_rated_player_gets_the_bot_level_nearest_their_rating(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import httpx
+    import sqlalchemy as sa
+
+    from erma.ratings import anchors
+    from erma.server.hub import BOT_NAMES
+    from erma.store import Store
+    from erma.store.schema import ratings
+
+    from .conftest import Client, run_async, start_server
+
+    srv, thread, running = start_server(tmp_path)
+    try:
+        low = httpx.post(running.url + "/api/guest").json()
+        new = httpx.post(running.url + "/api/guest").json()
+
+        async def set_rating() -> None:  # as if the player had lost many hands
+            store = await Store.open(None, tmp_path)
+            try:
+                async with store.engine.begin() as conn:
+                    await conn.execute(
+                        sa.insert(ratings).values(
+                            account_id=low["account"]["id"],
+                            family="standard",
+                            mu=anchors()["random"].mu + 1,
+                            sigma=2.0,
+                            level=0,
+                            points=10,
+                            hands=40,
+                        )
+                    )
+            finally:
+                await store.close()
+
+        run_async(set_rating())
+
+        async def opponent(token: str) -> str:
+            c = Client(running, token)
+            await c.connect()
+            await c.send({"type": "queue", "room": "cuopai-novice", "opponent": "bot"})
+            m = await c.expect("match")
+            await c.close()
+            return str(next(p["name"] for p in m["players"] if p["bot"]))
+
+        assert run_async(opponent(low["token"])) == BOT_NAMES["random"]
+        assert run_async(opponent(new["token"])) == BOT_NAMES["greedy"]  # unrated: a new player's 25
+    finally:
+        srv.should_exit = True
+        thread.join(10)
