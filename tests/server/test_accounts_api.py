@@ -136,3 +136,18 @@ def test_limiter_windows_slide() -> None:
     off = Limit("off", 0, 10.0, "tries")
     for _ in range(100):
         lim.check((off, "a"))
+
+
+def test_sessions_expire_by_the_server_setting(tmp_path: Path) -> None:
+    import time
+
+    srv, thread, running = start_server(tmp_path, session_ttl_s=1.0)
+    try:
+        token = httpx.post(running.url + "/api/guest").json()["token"]
+        assert httpx.get(running.url + "/api/me", headers=auth(token)).status_code == 200
+        time.sleep(2.1)  # SQLite's clock has whole seconds
+        r = httpx.get(running.url + "/api/me", headers=auth(token))
+        assert r.status_code == 401 and r.json()["error"] == "not_authenticated"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
