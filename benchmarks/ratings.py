@@ -32,12 +32,12 @@ import statistics
 import time
 from typing import Any
 
-from erma.bots import bot_names, make_bot, view_of
-from erma.game import Phase, apply_unchecked, legal_actions, new_hand
+from erma.bots import bot_names, make_bot
+from erma.game.result import EndReason
 from erma.ratings import FRESH, Rating, Standing, anchored, play
 from erma.ratings.model import anchors, win_probability
 from erma.rules import find_ruleset
-from erma.selfplay import hand_seed
+from erma.selfplay import hand_seed, play_hand
 
 LEVELS = [f"level{i}" for i in range(1, 6)]
 FALLBACK = ["mix:0.1", "mix:0.25", "mix:0.4", "mix:0.6", "greedy"]
@@ -79,15 +79,10 @@ def arena(levels: list[str], hands: int, rules_name: str, seed: int) -> dict[tup
             tally = [0, 0, 0]
             for h in range(hands):
                 seats = [a, b] if h % 2 == 0 else [b, a]
-                state = new_hand(rules, hand_seed(f"{seed}:{i}:{j}", h // 2))
-                while state.phase is not Phase.END:
-                    s = state.actor
-                    p = seats[s]
-                    action = p.choose(view_of(state, s) if p.uses_view else None, legal_actions(state, s))
-                    apply_unchecked(state, s, action)
-                result = state.result or {}
-                if result.get("reason") == "win":
-                    tally[0 if seats[result["winner"]] is a else 1] += 1
+                result = play_hand(rules, hand_seed(f"{seed}:{i}:{j}", h // 2), seats).result
+                if result is not None and result.reason is EndReason.WIN:
+                    assert result.winner is not None
+                    tally[0 if seats[result.winner] is a else 1] += 1
                 else:
                     tally[2] += 1
             out[(i, j)] = tally
