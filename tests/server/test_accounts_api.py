@@ -141,11 +141,11 @@ def test_limiter_windows_slide() -> None:
 def test_sessions_expire_by_the_server_setting(tmp_path: Path) -> None:
     import time
 
-    srv, thread, running = start_server(tmp_path, session_ttl_s=1.0)
+    srv, thread, running = start_server(tmp_path, session_ttl_s=3.0)
     try:
         token = httpx.post(running.url + "/api/guest").json()["token"]
         assert httpx.get(running.url + "/api/me", headers=auth(token)).status_code == 200
-        time.sleep(2.1)  # SQLite's clock has whole seconds
+        time.sleep(4.1)  # SQLite's CURRENT_TIMESTAMP has whole seconds: an expiry is exact to within 1 s
         r = httpx.get(running.url + "/api/me", headers=auth(token))
         assert r.status_code == 401 and r.json()["error"] == "not_authenticated"
     finally:
