@@ -325,6 +325,12 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_ratings(args: argparse.Namespace) -> int:
+    from erma.store.cli import ratings_rebuild
+
+    return ratings_rebuild(args.db, write=not args.dry_run)
+
+
 def _cmd_ledger(args: argparse.Namespace) -> int:
     from erma.store.cli import ledger_check
 
@@ -464,6 +470,16 @@ def build_parser() -> argparse.ArgumentParser:
     ledger_check = ledger_sub.add_parser("check", help="verify the ledger's invariants (exit 1 on a breach)")
     ledger_check.add_argument("--db", default=None, help="database URL or SQLite file (default data/erma.db)")
     ledger_check.set_defaults(func=_cmd_ledger)
+
+    ratings = sub.add_parser("ratings", help="ratings and ranks: `erma ratings rebuild --db URL`")
+    ratings_sub = ratings.add_subparsers(dest="ratings_command", required=True)
+    rebuild = ratings_sub.add_parser(
+        "rebuild",
+        help="recompute every rating from the stored rated hands (exit 1 if any stored value differed)",
+    )
+    rebuild.add_argument("--db", default=None, help="database URL or SQLite file (default data/erma.db)")
+    rebuild.add_argument("--dry-run", action="store_true", help="compare only; write nothing")
+    rebuild.set_defaults(func=_cmd_ratings)
 
     demo = sub.add_parser("demo", help="a short demonstration (what `make run` shows for now)")
     demo.set_defaults(func=_cmd_demo)

@@ -225,3 +225,38 @@ def test_a_relayed_seat_message_is_forwarded_as_its_text_and_old_envelopes_still
         "m": "m1",
         "msg": {"type": "action"},
     }
+
+
+def test_matchmaking_by_rating_in_the_lua_round_matches_the_python_rule(redis_url: str) -> None:
+    from types import SimpleNamespace
+
+    from erma.server.pairing import pair_by_rating
+
+    async def go() -> None:
+        settings = Settings(
+            redis_prefix=f"r{secrets.token_hex(3)}", rating_window=2.0, rating_widen_per_s=1.0
+        )
+        backend = RedisBackend(redis_url, settings)
+        backend.hub = SimpleNamespace(settings=settings, rooms={"a": None})  # type: ignore[assignment]
+        try:
+            now = time.time()
+            queued = [(1, now - 3, 25.0), (2, now - 2, 10.0), (3, now - 1, 24.0), (4, now, 40.0)]
+            for account, t, rating in queued:
+                await backend.redis.zadd(backend.k("q", "a"), {str(account): t})
+                await backend.redis.hset(backend.k("qr", "a"), str(account), repr(rating))
+            got = await backend.pop_round(["a"], waited_s=float("inf"))
+            # 1 and 3 are 1 apart: paired; 2 (nearest 3, 14 apart after 2 s) and 4 wait
+            assert got == [("a", [[1, 3]], [])]
+            assert got[0][1] == pair_by_rating(queued, now, 2.0, 1.0)
+            assert await backend.redis.hgetall(backend.k("qr", "a")) == {"2": "10.0", "4": "40.0"}
+            await backend.redis.zadd(backend.k("q", "a"), {"2": now - 30})  # 2 has waited 30 s: 2 + 30 ≥ 30
+            got = await backend.pop_round(["a"], waited_s=float("inf"))
+            assert got == [("a", [[2, 4]], [])]
+            await backend.enqueue("a", 9, 12.5)
+            assert await backend.redis.hget(backend.k("qr", "a"), "9") == "12.5"
+            await backend.unqueue(9)
+            assert await backend.redis.hget(backend.k("qr", "a"), "9") is None
+        finally:
+            await backend.redis.aclose()
+
+    run_async(go())

@@ -49,3 +49,40 @@ def test_ledger_check_bad_urls(tmp_path: Path, capsys: pytest.CaptureFixture[str
         err = capsys.readouterr().err
         assert err.startswith("erma ledger check: ") and err.count("\n") == 1, err
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_ratings_rebuild(fresh_db: Callable[[], str], capsys: pytest.CaptureFixture[str]) -> None:
+    from erma.store.ratings import RatedHand
+    from erma.store.schema import ratings
+
+    url = fresh_db()
+
+    async def setup(tamper: bool) -> None:
+        async with opened(url) as s:
+            a, b = await s.create_guest(), await s.create_guest()
+            for i in range(3):
+                await s.hold(f"rb-{tamper}-{i}", {a.id: 10, b.id: 10})
+                rated = RatedHand("standard", (a.id, b.id), winner=i % 2)
+                await s.settle(
+                    f"rb-{tamper}-{i}",
+                    {a.id: 5, b.id: -5} if i % 2 == 0 else {a.id: -5, b.id: 5},
+                    rated=rated,
+                )
+            if tamper:
+                async with s.engine.begin() as conn:
+                    await conn.execute(
+                        sa.update(ratings).where(ratings.c.account_id == a.id).values(points=99)
+                    )
+
+    asyncio.run(setup(False))
+    assert main(["ratings", "rebuild", "--db", url]) == 0
+    out = capsys.readouterr().out
+    assert "3 rated hands replayed, 2 standings recomputed" in out and "equals" in out
+    asyncio.run(setup(True))
+    assert main(["ratings", "rebuild", "--db", url, "--dry-run"]) == 1
+    assert "not written" in capsys.readouterr().err
+    assert main(["ratings", "rebuild", "--db", url]) == 1
+    assert "corrected" in capsys.readouterr().err
+    assert main(["ratings", "rebuild", "--db", url]) == 0
+    assert main(["ratings", "rebuild", "--db", "/nonexistent/x.db"]) == 2
+    assert "no SQLite database" in capsys.readouterr().err

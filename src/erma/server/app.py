@@ -19,8 +19,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from erma.errors import ErmaError
+from erma.server.accounts_api import account_routes
 from erma.server.config import Settings, load_rooms
 from erma.server.hub import Hub
+from erma.server.ratings_api import rating_routes
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -50,7 +52,11 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         from erma.store import Store
 
         own = store is None
-        st = store if store is not None else await Store.open(settings.db_url, settings.data_dir)
+        st = (
+            store
+            if store is not None
+            else await Store.open(settings.db_url, settings.data_dir, session_ttl_s=settings.session_ttl_s)
+        )
         backend: Any = None
         if settings.redis_url:
             from erma.server.redis_backend import RedisBackend
@@ -108,46 +114,6 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         lines += h.loop_lag.lines("erma_loop_lag_ms")
         lines.append(f"erma_uptime_seconds {time.time() - h.started:.0f}")
         return PlainTextResponse("\n".join(lines) + "\n", media_type="text/plain; version=0.0.4")
-
-    async def guest(request: Request) -> Response:
-        st = state["store"]
-        account = await st.create_guest()
-        token = await st.new_session(account.id)
-        return JSONResponse(
-            {"token": token, "account": _account(account), "balance": await st.balance(account.id)}
-        )
-
-    async def register(request: Request) -> Response:
-        st = state["store"]
-        try:
-            body = await _json(request)
-            name, password = body.get("name"), body.get("password")
-            if not isinstance(name, str) or not isinstance(password, str):
-                return _error(400, "invalid_input", "name and password are strings")
-            account = await st.register(name, password)
-        except (ValueError, json.JSONDecodeError) as exc:
-            return _error(400, "invalid_input", str(exc))
-        token = await st.new_session(account.id)
-        return JSONResponse(
-            {"token": token, "account": _account(account), "balance": await st.balance(account.id)}
-        )
-
-    async def login(request: Request) -> Response:
-        st = state["store"]
-        try:
-            body = await _json(request)
-        except (ValueError, json.JSONDecodeError) as exc:
-            return _error(400, "invalid_input", str(exc))
-        name, password = body.get("name"), body.get("password")
-        if not isinstance(name, str) or not isinstance(password, str):
-            return _error(400, "invalid_input", "name and password are strings")
-        account = await st.login(name, password)
-        if account is None:
-            return _error(401, "bad_login", "wrong name or password")
-        token = await st.new_session(account.id)
-        return JSONResponse(
-            {"token": token, "account": _account(account), "balance": await st.balance(account.id)}
-        )
 
     async def me(request: Request) -> Response:
         account = await account_of(request)
@@ -250,9 +216,8 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
     routes: list[Any] = [
         Route("/healthz", healthz),
         Route("/metrics", metrics),
-        Route("/api/guest", guest, methods=["POST"]),
-        Route("/api/register", register, methods=["POST"]),
-        Route("/api/login", login, methods=["POST"]),
+        *account_routes(state, settings),
+        *rating_routes(state),
         Route("/api/me", me),
         Route("/api/relief", relief, methods=["POST"]),
         Route("/api/rooms", rooms_list),

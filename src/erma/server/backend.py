@@ -19,6 +19,8 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
+from erma.server.pairing import DEFAULT_RATING, pair_by_rating
+
 if TYPE_CHECKING:
     from erma.server.hub import Connection, Hub
     from erma.server.table import Table
@@ -50,6 +52,7 @@ class Backend:
         """This process's id among the server processes."""
         self.hub: Hub | None = None
         self._queues: dict[str, list[tuple[int, float]]] = {}
+        self._ratings: dict[int, float] = {}
         self._seats: dict[int, tuple[str, int]] = {}
 
     # ------------------------------------------------------------------------ life cycle
@@ -63,23 +66,41 @@ class Backend:
 
     # ------------------------------------------------------------------------ matchmaking
 
-    async def enqueue(self, room: str, account_id: int) -> None:
-        """Put an account in a room's queue (out of any other queue)."""
+    async def enqueue(self, room: str, account_id: int, rating: float | None = None) -> None:
+        """Put an account in a room's queue (out of any other queue), with its rating in the room's rule
+        family (``None``: a new player's) for matchmaking by rating (:mod:`erma.server.pairing`)."""
         await self.unqueue(account_id)
         self._queues.setdefault(room, []).append((account_id, time.monotonic()))
+        self._ratings[account_id] = DEFAULT_RATING if rating is None else rating
+
+    def _window(self) -> tuple[float, float]:
+        """The matchmaking window and how fast it widens (the settings')."""
+        settings = self.hub.settings if self.hub is not None else None
+        if settings is None:
+            return 2.0, 1.0
+        return settings.rating_window, settings.rating_widen_per_s
 
     async def unqueue(self, account_id: int) -> None:
         """Take an account out of every queue."""
         for q in self._queues.values():
             q[:] = [x for x in q if x[0] != account_id]
+        self._ratings.pop(account_id, None)
 
     async def pop_pair(self, room: str) -> list[int] | None:
-        """Two queued accounts of a room, taken out of the queue, or None."""
+        """Two queued accounts of a room that matchmaking pairs now (nearest ratings within the window),
+        taken out of the queue, or None."""
         q = self._queues.get(room, [])
         if len(q) < 2:
             return None
-        (a, _), (b, _) = q.pop(0), q.pop(0)
-        return [a, b]
+        window, widen = self._window()
+        entries = [(aid, t, self._ratings.get(aid, DEFAULT_RATING)) for aid, t in q]
+        pairs = pair_by_rating(entries, time.monotonic(), window, widen)
+        if not pairs:
+            return None
+        q[:] = [x for x in q if x[0] not in pairs[0]]
+        for aid in pairs[0]:
+            self._ratings.pop(aid, None)
+        return pairs[0]
 
     async def pop_waited(self, room: str, waited_s: float) -> list[int]:
         """The accounts that have waited ``waited_s`` in a room's queue, taken out of it."""
@@ -87,11 +108,14 @@ class Backend:
         now = time.monotonic()
         out = [aid for aid, t in q if now - t >= waited_s]
         q[:] = [x for x in q if x[0] not in out]
+        for aid in out:
+            self._ratings.pop(aid, None)
         return out
 
     async def pop_round(self, rooms: list[str], waited_s: float) -> list[Seating]:
-        """One round of matchmaking over ``rooms``: for each room with someone to seat, its pairs and then the
-        accounts that have waited ``waited_s`` (for a bot), all taken out of its queue."""
+        """One round of matchmaking over ``rooms``: for each room with someone to seat, its pairs by rating
+        (:func:`erma.server.pairing.pair_by_rating`) and then the accounts that have waited ``waited_s``
+        (for a bot; ``inf``: none), all taken out of its queue."""
         out = []
         for room in rooms:
             pairs = []

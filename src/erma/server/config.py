@@ -130,4 +130,23 @@ class Settings:
     """A match owner's lease; another process takes the match over this long after its owner stops."""
     shutdown_grace_s: float = 5.0
     """On SIGTERM: how long to wait for sockets before handing the matches over and exiting."""
+    session_ttl_s: float | None = 30 * 24 * 3600.0
+    """How long a login lasts (a session token expires this long after it was made); None: until log-out."""
+    auth_window_s: float = 600.0
+    """The window of the sign-up and login rate limits below (per process)."""
+    signup_per_address: int = 10
+    """Sign-ups (and guest upgrades) from one client address per window (0: no limit)."""
+    signup_per_name: int = 5
+    """Sign-up attempts for one name per window."""
+    login_per_address: int = 30
+    """Login attempts from one client address per window."""
+    login_per_name: int = 10
+    """Login attempts to one name per window."""
+    guest_per_address: int = 0
+    """Guest accounts from one client address per window (0: no limit; load tests make thousands)."""
+    rating_window: float = 2.0
+    """Matchmaking: the rating gap (OpenSkill mu) two queued players may have at once; it widens by
+    ``rating_widen_per_s`` for every second the longer-waiting one has waited."""
+    rating_widen_per_s: float = 1.0
+    """How fast the matchmaking window widens with the wait (mu per second)."""
     extra: dict[str, Any] = field(default_factory=dict)

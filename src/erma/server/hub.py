@@ -21,7 +21,10 @@ from erma.server.thinker import Thinker
 
 log = logging.getLogger("erma.hub")
 
-BOT_NAMES = {"greedy": "机器人·贪心"}
+BOT_NAMES = {"greedy": "机器人·贪心", "random": "机器人·随机"}
+"""The bots that fill seats (each with its account), by the level nearest the player's rating
+(:func:`erma.server.pairing.nearest_bot`, anchors in erma/ratings/anchors.toml); a level is added here and
+by a row there."""
 
 
 class Latency:
@@ -335,13 +338,15 @@ class Hub:
         if msg.opponent == "bot":
             await self._open_table(room, [aid], with_bot=True)
             return
-        await self.backend.enqueue(room.id, aid)
+        rating = await self.store.rating_of(aid, room.rules.family)
+        await self.backend.enqueue(room.id, aid, rating)
         conn.send({"type": "queued", "room": room.id, "bot_after_s": self.settings.bot_fill_s})
         await self._pair(room)
 
     async def _pair(self, room: Room) -> None:
-        while (pair := await self.backend.pop_pair(room.id)) is not None:
-            await self._open_table(room, pair, with_bot=False)
+        for _, pairs, _ in await self.backend.pop_round([room.id], float("inf")):  # pairs by rating
+            for pair in pairs:
+                await self._open_table(room, pair, with_bot=False)
 
     async def _watch_lag(self, every: float = 0.05) -> None:
         """Measure the event loop's lag (how much later than asked a short sleep ends); a lag over 100 ms is
@@ -385,11 +390,12 @@ class Hub:
         if with_bot:
             from erma.bots import make_bot
 
+            level = await self._bot_for(room, accounts[0])
             seats.append(
                 SeatInfo(
-                    account_id=self.bot_accounts["greedy"],
-                    name=BOT_NAMES["greedy"],
-                    bot=make_bot("greedy", match_id),
+                    account_id=self.bot_accounts[level],
+                    name=BOT_NAMES[level],
+                    bot=make_bot(level, match_id),
                 )
             )
         table = Table(self, match_id, room, seats)
@@ -415,6 +421,16 @@ class Hub:
         match_log(
             "open", match_id, room=room.id, accounts=[s.account_id for s in seats], pid=self.backend.pid
         )
+
+    async def _bot_for(self, room: Room, account_id: int) -> str:
+        """The bot level nearest the player's rating in the room's rule family (greedy without a rating)."""
+        from erma.ratings import anchors
+        from erma.server.pairing import DEFAULT_RATING, nearest_bot
+
+        rating = await self.store.rating_of(account_id, room.rules.family)
+        levels = {name: r.mu for name, r in anchors().items()}
+        found = nearest_bot(DEFAULT_RATING if rating is None else rating, levels, self.bot_accounts)
+        return found or "greedy"
 
     def start_table(self, table: Table) -> None:
         """Run a table owned by this process."""

@@ -40,6 +40,7 @@ from redis.exceptions import RedisError
 from erma.server import protocol as P
 from erma.server.backend import Backend, Fenced, Seating, match_log
 from erma.server.config import Settings
+from erma.server.pairing import DEFAULT_RATING
 from erma.server.table import Table, disconnected, reconnected
 
 if TYPE_CHECKING:
@@ -116,19 +117,54 @@ return {}
 """
 _POP_ROUND = """
 local out = {}
-for i = 1, #KEYS do
+local n = #KEYS / 2
+local now, window, widen = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+for i = 1, n do
+  local q, rk = KEYS[i], KEYS[n + i]
   local pairs = {}
-  while redis.call('ZCARD', KEYS[i]) >= 2 do
-    for _, x in ipairs(redis.call('ZPOPMIN', KEYS[i], 2)) do pairs[#pairs + 1] = x end
+  local flat = redis.call('ZRANGE', q, 0, -1, 'WITHSCORES')
+  if #flat >= 4 then
+    local ids, ts, rs, used = {}, {}, {}, {}
+    for j = 1, #flat, 2 do
+      ids[#ids + 1] = flat[j]
+      ts[#ts + 1] = tonumber(flat[j + 1])
+    end
+    local got = redis.call('HMGET', rk, unpack(ids))
+    for j = 1, #ids do rs[j] = tonumber(got[j]) or tonumber(ARGV[5]) end
+    for a = 1, #ids do
+      if not used[a] then
+        local best, gap = nil, nil
+        for b = 1, #ids do
+          if b ~= a and not used[b] then
+            local d = math.abs(rs[a] - rs[b])
+            if gap == nil or d < gap then best, gap = b, d end
+          end
+        end
+        if best ~= nil and gap <= window + widen * (now - math.min(ts[a], ts[best])) then
+          used[a], used[best] = true, true
+          pairs[#pairs + 1] = ids[a]
+          pairs[#pairs + 1] = ids[best]
+        end
+      end
+    end
+    if #pairs > 0 then
+      redis.call('ZREM', q, unpack(pairs))
+      redis.call('HDEL', rk, unpack(pairs))
+    end
   end
-  local ids = redis.call('ZRANGEBYSCORE', KEYS[i], '-inf', ARGV[1])
-  if #ids > 0 then redis.call('ZREM', KEYS[i], unpack(ids)) end
-  out[i] = {pairs, ids}
+  local waited = redis.call('ZRANGEBYSCORE', q, '-inf', ARGV[1])
+  if #waited > 0 then
+    redis.call('ZREM', q, unpack(waited))
+    redis.call('HDEL', rk, unpack(waited))
+  end
+  out[i] = {pairs, waited}
 end
 return out
 """
-"""Every room's queue (``KEYS``) in one call: its pairs (ZPOPMIN gives id, score, id, score) and the ids
-queued before ``ARGV[1]``."""
+"""Every room's queue in one call (``KEYS``: the queues, then their ratings hashes; ``ARGV``: the time before
+which a queued id has waited for a bot, now, the rating window, its widening per second, the rating of an id
+with none): its pairs by rating (the rule of :func:`erma.server.pairing.pair_by_rating`, as a flat list of
+ids) and the ids that waited."""
 _POP_WAITED = """
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if #ids > 0 then redis.call('ZREM', KEYS[1], unpack(ids)) end
@@ -280,18 +316,23 @@ class RedisBackend(Backend):
 
     # ------------------------------------------------------------------------ matchmaking
 
-    async def enqueue(self, room: str, account_id: int) -> None:
+    async def enqueue(self, room: str, account_id: int, rating: float | None = None) -> None:
         await self.unqueue(account_id)
-        await self.redis.zadd(self.k("q", room), {str(account_id): time.time()})
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self.k("qr", room), str(account_id), repr(DEFAULT_RATING if rating is None else rating))
+        pipe.zadd(self.k("q", room), {str(account_id): time.time()})
+        await pipe.execute()
 
     async def unqueue(self, account_id: int) -> None:
         assert self.hub is not None
         pipe = self.redis.pipeline(transaction=False)
         for room in self.hub.rooms:
             pipe.zrem(self.k("q", room), str(account_id))
+            pipe.hdel(self.k("qr", room), str(account_id))
         await pipe.execute()
 
     async def pop_pair(self, room: str) -> list[int] | None:
+        """The two oldest in the queue, whatever their ratings (the hub pairs by rating: pop_round)."""
         got = await self._pop_pair(keys=[self.k("q", room)])
         return [int(got[0]), int(got[2])] if got else None
 
@@ -300,12 +341,15 @@ class RedisBackend(Backend):
         return [int(x) for x in got]
 
     async def pop_round(self, rooms: list[str], waited_s: float) -> list[Seating]:
-        keys = [self.k("q", room) for room in rooms]
-        got = await self._pop_round(keys=keys, args=[time.time() - waited_s])
+        keys = [self.k("q", room) for room in rooms] + [self.k("qr", room) for room in rooms]
+        window, widen = self._window()
+        now = time.time()
+        cutoff = "-inf" if waited_s == float("inf") else repr(now - waited_s)
+        got = await self._pop_round(keys=keys, args=[cutoff, repr(now), window, widen, DEFAULT_RATING])
         out = []
         for room, (flat, waited) in zip(rooms, got, strict=True):
             if flat or waited:
-                pairs = [[int(flat[i]), int(flat[i + 2])] for i in range(0, len(flat), 4)]
+                pairs = [[int(flat[i]), int(flat[i + 1])] for i in range(0, len(flat), 2)]
                 out.append((room, pairs, [int(x) for x in waited]))
         return out
 

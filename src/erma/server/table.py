@@ -35,6 +35,7 @@ from erma.game.view import view_for
 from erma.server import protocol as P
 from erma.server.backend import Fenced, match_log
 from erma.server.config import Room
+from erma.server.rated import rated_hand
 
 if TYPE_CHECKING:
     from erma.server.hub import Hub
@@ -187,7 +188,15 @@ class Table:
         return {
             "room": self.room.id,
             "secret": self.match.secret,
-            "seats": [{"account": s.account_id, "name": s.name, "bot": s.is_bot} for s in self.seats],
+            "seats": [
+                {
+                    "account": s.account_id,
+                    "name": s.name,
+                    "bot": s.is_bot,
+                    "level": s.bot.name if s.bot else None,
+                }
+                for s in self.seats
+            ],
         }
 
     def _log(self, entry: dict[str, Any]) -> None:
@@ -601,17 +610,20 @@ class Table:
         ids = [s.account_id for s in self.seats]
         gone: list[int] = end["gone"]
         store = self.hub.store
+        rated = rated_hand(self.room.rules.family, ids, result, gone)  # rated in the same transaction
         forfeit = self._forfeit(result, gone)
         if forfeit is not None:
             escaper, points = forfeit
-            done = await store.forfeit(self.unit, ids[escaper], points * rate)
+            done = await store.forfeit(self.unit, ids[escaper], points * rate, rated=rated)
             self.over = True
             op = "forfeit"
         elif result.reason is EndReason.WIN:
-            done = await store.settle(self.unit, {ids[i]: result.deltas[i] * rate for i in (0, 1)})
+            done = await store.settle(
+                self.unit, {ids[i]: result.deltas[i] * rate for i in (0, 1)}, rated=rated
+            )
             op = "settle"
         else:
-            done = await store.refund(self.unit)
+            done = await store.refund(self.unit, rated=rated)
             op = "refund"
         if done:
             self.hub.metrics["ledger_transactions"] += 1
@@ -680,7 +692,7 @@ class Table:
         hand's actions with the engine (deterministic), and carry on from where the log ends."""
         seats = []
         for x in meta["seats"]:
-            bot = make_bot("greedy", match_id) if x["bot"] else None
+            bot = make_bot(x.get("level") or "greedy", match_id) if x["bot"] else None
             seats.append(SeatInfo(account_id=x["account"], name=x["name"], bot=bot))
         table = cls(hub, match_id, room, seats, secret=meta["secret"])
         for seat, s in enumerate(seats):

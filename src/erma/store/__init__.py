@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from erma.errors import InsufficientBeansError, InvalidInputError, NameTakenError
+from erma.store.ratings import RatedHand
 from erma.store.store import Account, Store
 
-__all__ = ["Account", "InsufficientBeansError", "InvalidInputError", "NameTakenError", "Store"]
+__all__ = ["Account", "InsufficientBeansError", "InvalidInputError", "NameTakenError", "RatedHand", "Store"]

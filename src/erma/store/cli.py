@@ -1,4 +1,5 @@
-"""``erma ledger check --db URL``: the ledger's invariants, from the command line."""
+"""``erma ledger check --db URL`` (the ledger's invariants) and ``erma ratings rebuild --db URL`` (every
+rating recomputed from the stored rated hands), from the command line."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from sqlalchemy.exc import DBAPIError, NoSuchModuleError, SQLAlchemyError
 
 from erma.errors import ErmaError
 from erma.store.engine import resolve_url
+from erma.store.ratings import Rebuilt
 from erma.store.store import Store
 
 
@@ -19,6 +21,53 @@ async def _check(url: str | None) -> list[str]:
         return await store.check()
     finally:
         await store.close()
+
+
+def _readable(url: str | None) -> None:
+    resolved = resolve_url(url)
+    if resolved.get_backend_name() == "sqlite" and not Path(resolved.database or "").is_file():
+        raise ErmaError(f"no SQLite database at {resolved.database!r}")
+
+
+def _unreadable(command: str, url: str | None, e: Exception) -> int:
+    first = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+    print(f"{command}: cannot read the database at {url!r}: {first}", file=sys.stderr)
+    return 2
+
+
+async def _rebuild(url: str | None, write: bool) -> Rebuilt:
+    store = await Store.open(url, upgrade=False)
+    try:
+        return await store.rebuild_ratings(write=write)
+    finally:
+        await store.close()
+
+
+def ratings_rebuild(url: str | None, write: bool = True) -> int:
+    """Recompute every rating and rank at ``url`` by replaying the stored rated hands in order, compare with
+    the stored standings, and (with ``write``) store the replay's values where they differ. Prints a summary
+    and each difference. Exit code: 0 if the replay equals what was stored, 1 if anything differed (then
+    corrected, unless ``write`` is false), 2 if the database cannot be read. Never creates or migrates one."""
+    command = "erma ratings rebuild"
+    try:
+        _readable(url)
+        done = asyncio.run(_rebuild(url, write))
+    except ErmaError as e:
+        print(f"{command}: {e}", file=sys.stderr)
+        return 2
+    except (DBAPIError, NoSuchModuleError, SQLAlchemyError, OSError) as e:
+        return _unreadable(command, url, e)
+    for line in done.differences:
+        print(line)
+    print(f"{done.hands} rated hands replayed, {done.standings} standings recomputed")
+    if done.differences:
+        fixed = "corrected" if write else "not written (--dry-run)"
+        print(
+            f"{len(done.differences)} standing(s) differed from the stored values: {fixed}.", file=sys.stderr
+        )
+        return 1
+    print("every stored rating equals the rebuild")
+    return 0
 
 
 def ledger_check(url: str | None) -> int:

@@ -51,6 +51,7 @@ sessions = sa.Table(
     sa.Column("token_hash", sa.String(64), primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False, server_default=NOW),
+    sa.Column("expires", sa.DateTime(timezone=True), nullable=True),
 )
 
 transactions = sa.Table(
@@ -97,4 +98,46 @@ record_players = sa.Table(
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Index("ix_game_record_players_account_id_record_id", "account_id", "record_id"),
+)
+
+rated_hands = sa.Table(
+    "rated_hands",
+    metadata,
+    sa.Column("id", BigId, primary_key=True, autoincrement=True),
+    sa.Column("unit", sa.String(100), nullable=False, unique=True),
+    sa.Column("family", sa.String(16), nullable=False),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("escaper", sa.Integer, nullable=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False, server_default=NOW),
+)
+
+rated_hand_players = sa.Table(
+    "rated_hand_players",
+    metadata,
+    sa.Column("hand_id", BigId, sa.ForeignKey("rated_hands.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("anchor", sa.Boolean, nullable=False),
+    sa.Column("fans", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("dealt_in", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("mu_before", sa.Double, nullable=False),
+    sa.Column("sigma_before", sa.Double, nullable=False),
+    sa.Column("mu_after", sa.Double, nullable=False),
+    sa.Column("sigma_after", sa.Double, nullable=False),
+    sa.Column("level_after", sa.Integer, nullable=False),
+    sa.Column("points_after", sa.Integer, nullable=False),
+    sa.Index("ix_rated_hand_players_account_id_hand_id", "account_id", "hand_id"),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("family", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("level", sa.Integer, nullable=False),
+    sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("hands", sa.Integer, nullable=False),
+    sa.Index("ix_ratings_family_level", "family", "level", "points", "mu"),
 )

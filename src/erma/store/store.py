@@ -27,8 +27,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from erma.errors import InsufficientBeansError, InvalidInputError, NameTakenError
 from erma.store import check as _check
+from erma.store import ratings as _ratings
 from erma.store.engine import dispose, make_engine, resolve_url, run_read, run_write
 from erma.store.migrate import upgrade as _upgrade
+from erma.store.ratings import RatedHand, Rebuilt
 from erma.store.schema import accounts as A
 from erma.store.schema import entries as E
 from erma.store.schema import record_players as RP
@@ -132,8 +134,11 @@ class Store:
         relief_threshold: int,
         migrated: bool,
         password_hasher: PasswordHasher | None = None,
+        session_ttl_s: float | None = None,
     ) -> None:
         """Use :meth:`Store.open`."""
+        self.session_ttl_s = session_ttl_s
+        """How long a new session lasts (``None``: until revoked)."""
         self.engine = engine
         self.issuance_id = issuance_id
         self.signup_grant = signup_grant
@@ -155,6 +160,7 @@ class Store:
         relief_threshold: int = 500,
         upgrade: bool = True,
         password_hasher: PasswordHasher | None = None,
+        session_ttl_s: float | None = 30 * 24 * 3600,
         **engine_options: Any,
     ) -> Store:
         """Connect to ``url`` and bring its schema to head.
@@ -164,8 +170,15 @@ class Store:
         ``signup_grant``: beans given to every new account; ``relief_amount`` beans a day to an account whose
         balance is below ``relief_threshold``. ``upgrade=False`` skips the migrations (for read-only tools).
         ``password_hasher``: an ``argon2.PasswordHasher`` (default :func:`default_password_hasher`); other
-        keywords go to ``create_async_engine``.
+        keywords go to ``create_async_engine``. ``session_ttl_s``: how long a new session token lasts
+        (default 30 days; ``None``: until revoked), measured by the database's clock.
         """
+        if session_ttl_s is not None and not (
+            isinstance(session_ttl_s, int | float)
+            and not isinstance(session_ttl_s, bool)
+            and session_ttl_s >= 0
+        ):
+            raise InvalidInputError(f"session_ttl_s={session_ttl_s!r}: expected a number ≥ 0 or None")
         for key, value in (
             ("signup_grant", signup_grant),
             ("relief_amount", relief_amount),
@@ -196,6 +209,7 @@ class Store:
             relief_threshold=relief_threshold,
             migrated=migrated,
             password_hasher=password_hasher,
+            session_ttl_s=session_ttl_s,
         )
 
     async def close(self) -> None:
@@ -361,17 +375,8 @@ class Store:
         case; not ``guest-…``). ``password``: 6–1024 characters, kept as an Argon2id hash. Raises
         :class:`NameTakenError` or :class:`InvalidInputError`.
         """
-        if not isinstance(name, str):
-            raise InvalidInputError(f"name {name!r}: expected a string")
-        name = unicodedata.normalize("NFKC", name)
-        if not NAME_PATTERN.fullmatch(name):
-            raise InvalidInputError(
-                f"name {name!r}: 2–24 letters, digits, '_', '-' or '.', starting with a letter or digit"
-            )
-        if name_key(name).startswith(GUEST_PREFIX):
-            raise InvalidInputError(f"name {name!r}: names starting with {GUEST_PREFIX!r} are for guests")
-        if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-            raise InvalidInputError(f"password: expected {PASSWORD_MIN}–{PASSWORD_MAX} characters")
+        name = _checked_name(name)
+        _check_password(password)
         hashed = await self._hash(password)
 
         async def op(conn: AsyncConnection) -> Account:
@@ -417,35 +422,95 @@ class Store:
             await run_write(self.engine, rehash)
         return _account(row)
 
-    async def new_session(self, account_id: int) -> str:
-        """A new session token for the account (``secrets.token_urlsafe(32)``); only its SHA-256 is stored."""
+    async def new_session(self, account_id: int, ttl_s: float | None = None) -> str:
+        """A new session token for the account (``secrets.token_urlsafe(32)``); only its SHA-256 is stored.
+        It expires ``ttl_s`` (default: the store's ``session_ttl_s``) seconds from now by the database's
+        clock, or never if both are ``None``."""
         _check_id(account_id)
         token = secrets.token_urlsafe(32)
+        ttl = self.session_ttl_s if ttl_s is None else ttl_s
 
         async def op(conn: AsyncConnection) -> None:
             q = sa.select(A.c.id).where(A.c.id == account_id, A.c.kind == "user")
             if (await conn.execute(q)).first() is None:
                 raise InvalidInputError(f"account {account_id}: no such player account")
-            await conn.execute(sa.insert(S).values(token_hash=_token_hash(token), account_id=account_id))
+            expires = None
+            if ttl is not None:
+                now = _utc((await conn.execute(sa.select(_NOW))).scalar_one())
+                expires = now + dt.timedelta(seconds=ttl)
+            await conn.execute(
+                sa.insert(S).values(token_hash=_token_hash(token), account_id=account_id, expires=expires)
+            )
 
         await run_write(self.engine, op)
         return token
 
     async def account_for_session(self, token: str) -> Account | None:
-        """The account a session token belongs to, or ``None``."""
+        """The account a live session token belongs to, or ``None`` (unknown, expired or revoked)."""
         if not isinstance(token, str) or not 0 < len(token) <= 256:
             return None
 
         async def op(conn: AsyncConnection) -> Any:
             q = (
-                sa.select(A.c.id, A.c.name, A.c.is_guest, A.c.created)
+                sa.select(A.c.id, A.c.name, A.c.is_guest, A.c.created, S.c.expires, _NOW.label("now"))
                 .select_from(S.join(A, A.c.id == S.c.account_id))
                 .where(S.c.token_hash == _token_hash(token))
             )
             return (await conn.execute(q)).first()
 
         row = await run_read(self.engine, op)
-        return None if row is None else _account(row)
+        if row is None or (row.expires is not None and _utc(row.expires) <= _utc(row.now)):
+            return None
+        return _account(row)
+
+    async def end_session(self, token: str) -> bool:
+        """Log one session out (its token stops working); ``False`` if there was no such session."""
+        if not isinstance(token, str) or not 0 < len(token) <= 256:
+            return False
+
+        async def op(conn: AsyncConnection) -> bool:
+            done = await conn.execute(sa.delete(S).where(S.c.token_hash == _token_hash(token)))
+            return bool(done.rowcount)
+
+        return await run_write(self.engine, op)
+
+    async def revoke_sessions(self, account_id: int) -> int:
+        """Log the account out everywhere: every session token of it stops working; returns how many."""
+        _check_id(account_id)
+
+        async def op(conn: AsyncConnection) -> int:
+            done = await conn.execute(sa.delete(S).where(S.c.account_id == account_id))
+            return int(done.rowcount)
+
+        return await run_write(self.engine, op)
+
+    async def upgrade_guest(self, account_id: int, name: str, password: str) -> Account:
+        """Make a guest a registered account, keeping its id — so its beans, ledger history, game records,
+        ratings and sessions stay. ``name`` and ``password`` as for :meth:`register` (no second sign-up
+        grant). Raises :class:`NameTakenError`, or :class:`InvalidInputError` (bad name or password, or the
+        account is not a guest)."""
+        _check_id(account_id)
+        name = _checked_name(name)
+        _check_password(password)
+        hashed = await self._hash(password)
+
+        async def op(conn: AsyncConnection) -> Account:
+            row = (
+                await conn.execute(
+                    sa.update(A)
+                    .where(A.c.id == account_id, A.c.kind == "user", A.c.is_guest.is_(True))
+                    .values(name=name, name_key=name_key(name), is_guest=False, password_hash=hashed)
+                    .returning(A.c.id, A.c.name, A.c.is_guest, A.c.created)
+                )
+            ).first()
+            if row is None:
+                raise InvalidInputError(f"account {account_id}: not a guest account")
+            return _account(row)
+
+        try:
+            return await run_write(self.engine, op)
+        except IntegrityError:
+            raise NameTakenError(f"name {name!r} is taken") from None
 
     async def account(self, account_id: int) -> Account | None:
         """The player account with this id, or ``None``."""
@@ -536,7 +601,13 @@ class Store:
         kind: str,
         reason: str,
         payout: Any,  # payout(held) -> {account: beans back}
+        rated: RatedHand | None = None,
     ) -> bool:
+        if rated is not None:
+            if not isinstance(rated, RatedHand):
+                raise InvalidInputError(f"rated {rated!r}: expected a RatedHand")
+            rated.checked()
+
         async def op(conn: AsyncConnection) -> bool:
             escrow = await self._lock_escrow(conn, unit)
             ended, held_or_none = await self._unit_state(conn, unit)
@@ -552,6 +623,8 @@ class Store:
                 await self._lock_users(conn, paid_to)
             moves = [*back.items(), (escrow, -pot)]
             await self._post(conn, kind, f"{unit}:end", moves, unit=unit, reason=reason)
+            if rated is not None:
+                await _ratings.apply(conn, unit, rated)
             return True
 
         try:
@@ -565,7 +638,9 @@ class Store:
                 return False  # another process ended the unit first
             raise
 
-    async def settle(self, unit: str, deltas: dict[int, int], reason: str = "settle") -> bool:
+    async def settle(
+        self, unit: str, deltas: dict[int, int], reason: str = "settle", rated: RatedHand | None = None
+    ) -> bool:
         """End a unit by its result: each loser (delta < 0) pays ``min(-delta, held)`` (cap_by_balance),
         the winners share what the losers paid in proportion to their deltas (all of it to a single
         winner; rounded down, remainder to the first winner), and every account gets back the rest of
@@ -573,6 +648,9 @@ class Store:
 
         This is the unit's terminal transaction: returns ``True`` if it was written now, ``False`` if the
         unit had already ended (settled, refunded or forfeited; nothing moves).
+
+        ``rated``: the hand's outcome for the ratings, applied in this same database transaction (a rating
+        never moves without the beans, nor the other way round; see :mod:`erma.store.ratings`).
         """
         _check_unit(unit)
         if not isinstance(deltas, dict):
@@ -595,16 +673,22 @@ class Store:
                 back.setdefault(a, w)
             return back
 
-        return await self._terminal(unit, "settle", reason, payout)
+        return await self._terminal(unit, "settle", reason, payout, rated)
 
-    async def refund(self, unit: str) -> bool:
-        """End a unit with no result (an aborted hand): everything held goes back. ``True`` if written now,
-        ``False`` if the unit had already ended."""
+    async def refund(self, unit: str, rated: RatedHand | None = None) -> bool:
+        """End a unit with no result (a drawn or aborted hand): everything held goes back. ``True`` if
+        written now, ``False`` if the unit had already ended. ``rated`` (a drawn hand): counted in the same
+        transaction (a draw moves no rating)."""
         _check_unit(unit)
-        return await self._terminal(unit, "refund", "refund", dict)
+        return await self._terminal(unit, "refund", "refund", dict, rated)
 
     async def forfeit(
-        self, unit: str, escaper: int, penalty: int, shares: dict[int, int] | None = None
+        self,
+        unit: str,
+        escaper: int,
+        penalty: int,
+        shares: dict[int, int] | None = None,
+        rated: RatedHand | None = None,
     ) -> bool:
         """End a unit by an escape (逃跑): the escaper pays ``min(penalty, held)``, shared by ``shares``
         (weights by account, in seat order; default: every other account that put up beans, weight 1),
@@ -636,7 +720,7 @@ class Store:
                     back[a] = back.get(a, 0) + x
             return back
 
-        return await self._terminal(unit, "forfeit", "forfeit", payout)
+        return await self._terminal(unit, "forfeit", "forfeit", payout, rated)
 
     async def daily_relief(self, account_id: int, day: str) -> int:
         """Grant ``relief_amount`` beans to an account whose balance is below ``relief_threshold``, at most
@@ -787,12 +871,89 @@ class Store:
             "record": row.record,
         }
 
+    # ------------------------------------------------------------------ ratings
+
+    async def leaderboard(
+        self, family: str, limit: int = 50, account_id: int | None = None
+    ) -> dict[str, Any]:
+        """A rule family's leaderboard: ``family``, ``players`` (how many are rated), ``top`` (the first
+        ``limit``, by level, points, then mu) and ``me`` (``account_id``'s own row, or ``None``), each row
+        with ``position``, ``name``, ``account_id``, ``rank``, ``rating`` (``mu``, ``sigma``, ``interval``),
+        ``hands``. :class:`InvalidInputError` for an unknown family."""
+        if not _is_int(limit) or not 1 <= limit <= 500:
+            raise InvalidInputError(f"limit {limit!r}: expected an int 1–500")
+
+        async def op(conn: AsyncConnection) -> dict[str, Any]:
+            return await _ratings.leaderboard(conn, family, limit, account_id)
+
+        return await run_read(self.engine, op)
+
+    async def rating_of(self, account_id: int, family: str) -> float | None:
+        """The account's rating (mu) in a rule family: its bot anchor's for a bot account, ``None`` for a
+        player with no rated hand there (matchmaking reads it)."""
+        _check_id(account_id)
+
+        async def op(conn: AsyncConnection) -> float | None:
+            return await _ratings.rating_of(conn, account_id, family)
+
+        return await run_read(self.engine, op)
+
+    async def profile(self, name: str, history: int = 200) -> dict[str, Any] | None:
+        """A player's public profile by name: ``name``, ``guest``, and per family (``standard``, ``wenzhou``)
+        the rank, rating and interval, ``hands_played``, ``wins``, ``win_rate``, ``average_fans`` (per
+        win), ``deal_in_rate`` (点炮) and ``history`` (the rating after each of the last ``history`` hands,
+        oldest first). ``None`` if there is no such player."""
+        if not isinstance(name, str) or not 0 < len(name) <= 160:
+            return None
+
+        async def op(conn: AsyncConnection) -> dict[str, Any] | None:
+            q = sa.select(A.c.id, A.c.name, A.c.is_guest).where(
+                A.c.name_key == name_key(name), A.c.kind == "user"
+            )
+            row = (await conn.execute(q)).first()
+            if row is None:
+                return None
+            families = await _ratings.profile(conn, row.id, max(0, min(int(history), 1000)))
+            return {"name": row.name, "guest": bool(row.is_guest), "families": families}
+
+        return await run_read(self.engine, op, snapshot=True)
+
+    async def rebuild_ratings(self, write: bool = True) -> Rebuilt:
+        """Recompute every standing by replaying the stored rated hands in order; report (and with ``write``,
+        correct) where the stored standings differ. On a sound store the replay equals what is stored."""
+
+        async def op(conn: AsyncConnection) -> Rebuilt:
+            return await _ratings.rebuild(conn, write)
+
+        return await run_write(self.engine, op)
+
     # ------------------------------------------------------------------ invariants
 
     async def check(self) -> list[str]:
         """Every breach of the ledger's invariants, as a sentence; ``[]`` if the ledger is sound. Reads one
         consistent snapshot (see :mod:`erma.store.check`)."""
         return await run_read(self.engine, _check.breaches, snapshot=True)
+
+
+_NOW = sa.func.current_timestamp(type_=sa.DateTime(timezone=True))
+
+
+def _checked_name(name: object) -> str:
+    if not isinstance(name, str):
+        raise InvalidInputError(f"name {name!r}: expected a string")
+    name = unicodedata.normalize("NFKC", name)
+    if not NAME_PATTERN.fullmatch(name):
+        raise InvalidInputError(
+            f"name {name!r}: 2–24 letters, digits, '_', '-' or '.', starting with a letter or digit"
+        )
+    if name_key(name).startswith(GUEST_PREFIX):
+        raise InvalidInputError(f"name {name!r}: names starting with {GUEST_PREFIX!r} are for guests")
+    return name
+
+
+def _check_password(password: object) -> None:
+    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise InvalidInputError(f"password: expected {PASSWORD_MIN}–{PASSWORD_MAX} characters")
 
 
 def _token_hash(token: str) -> str:

@@ -1,0 +1,147 @@
+"""The account endpoints (账户): guest, sign-up, login, guest upgrade, log out (one session or everywhere).
+
+| Endpoint | Body | Answer |
+|---|---|---|
+| ``POST /api/guest`` | – | ``token``, ``account``, ``balance`` |
+| ``POST /api/register`` | ``name``, ``password`` | the same, for a new named account |
+| ``POST /api/login`` | ``name``, ``password`` | the same (401 ``bad_login``) |
+| ``POST /api/upgrade`` | ``name``, ``password`` (a guest token) | ``account`` (same id), ``balance`` |
+| ``POST /api/logout`` | – (a token) | ``{"ended": true}``: this token stops working |
+| ``POST /api/logout_all`` | – (a token) | ``{"revoked": n}``: every token of the account stops working |
+
+Sign-up (``register``, ``upgrade``) and ``login`` are rate-limited per client address and per name
+(:mod:`erma.server.auth_limits`): 429 with ``{"error": "rate_limited", "limit": …, "retry_after": …}``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from erma.server.auth_limits import Limit, Limiter, Refused
+from erma.server.config import Settings
+from erma.store.store import name_key
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def token_of(request: Request) -> str:
+    """The session token of a request: ``Authorization: Bearer …`` or ``?token=``."""
+    auth = request.headers.get("authorization", "")
+    return auth[7:] if auth.lower().startswith("bearer ") else request.query_params.get("token", "")
+
+
+def _account(account: Any) -> dict[str, Any]:
+    return {"id": account.id, "name": account.name, "guest": account.is_guest}
+
+
+async def _credentials(request: Request) -> tuple[str, str]:
+    body = await request.body()
+    if len(body) > 4096:
+        raise ValueError("request body too large")
+    data = json.loads(body) if body else {}
+    if not isinstance(data, dict):
+        raise ValueError("the body must be a JSON object")
+    name, password = data.get("name"), data.get("password")
+    if not isinstance(name, str) or not isinstance(password, str):
+        raise ValueError("name and password are strings")
+    return name, password
+
+
+def account_routes(state: dict[str, Any], settings: Settings, limiter: Limiter | None = None) -> list[Route]:
+    """The routes; ``state["store"]`` is the opened store (set at start-up)."""
+    limiter = limiter or Limiter()
+    window = settings.auth_window_s
+    signup_addr = Limit(
+        "signup_per_address", settings.signup_per_address, window, "sign-ups from this address"
+    )
+    signup_name = Limit("signup_per_name", settings.signup_per_name, window, "sign-ups for this name")
+    login_addr = Limit("login_per_address", settings.login_per_address, window, "logins from this address")
+    login_name = Limit("login_per_name", settings.login_per_name, window, "logins to this name")
+    guest_addr = Limit(
+        "guest_per_address", settings.guest_per_address, window, "guest accounts from this address"
+    )
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    async def session(st: Any, account: Any) -> Response:
+        token = await st.new_session(account.id)
+        return JSONResponse(
+            {"token": token, "account": _account(account), "balance": await st.balance(account.id)}
+        )
+
+    async def guest(request: Request) -> Response:
+        limiter.check((guest_addr, address(request)))
+        st = state["store"]
+        return await session(st, await st.create_guest())
+
+    async def register(request: Request) -> Response:
+        name, password = await _credentials(request)
+        limiter.check((signup_addr, address(request)), (signup_name, name_key(name)))
+        st = state["store"]
+        return await session(st, await st.register(name, password))
+
+    async def login(request: Request) -> Response:
+        name, password = await _credentials(request)
+        limiter.check((login_addr, address(request)), (login_name, name_key(name)))
+        st = state["store"]
+        account = await st.login(name, password)
+        if account is None:
+            return _error(401, "bad_login", "wrong name or password")
+        return await session(st, account)
+
+    async def upgrade(request: Request) -> Response:
+        st = state["store"]
+        account = await st.account_for_session(token_of(request))
+        if account is None:
+            return _error(401, "not_authenticated", "a session token is needed")
+        if not account.is_guest:
+            return _error(400, "not_a_guest", f"{account.name} is already a named account")
+        name, password = await _credentials(request)
+        limiter.check((signup_addr, address(request)), (signup_name, name_key(name)))
+        named = await st.upgrade_guest(account.id, name, password)
+        return JSONResponse({"account": _account(named), "balance": await st.balance(named.id)})
+
+    async def logout(request: Request) -> Response:
+        ended = await state["store"].end_session(token_of(request))
+        if not ended:
+            return _error(401, "not_authenticated", "no such session")
+        return JSONResponse({"ended": True})
+
+    async def logout_all(request: Request) -> Response:
+        st = state["store"]
+        account = await st.account_for_session(token_of(request))
+        if account is None:
+            return _error(401, "not_authenticated", "a session token is needed")
+        return JSONResponse({"revoked": await st.revoke_sessions(account.id)})
+
+    def guarded(fn: Any) -> Any:
+        async def endpoint(request: Request) -> Response:
+            try:
+                answer: Response = await fn(request)
+                return answer
+            except Refused as refused:
+                return JSONResponse(
+                    refused.body(), status_code=429, headers={"Retry-After": str(refused.retry_after)}
+                )
+            except (ValueError, json.JSONDecodeError) as exc:  # InvalidInputError, NameTakenError too
+                code = "name_taken" if type(exc).__name__ == "NameTakenError" else "invalid_input"
+                return _error(400, code, str(exc))
+
+        return endpoint
+
+    return [
+        Route("/api/guest", guarded(guest), methods=["POST"]),
+        Route("/api/register", guarded(register), methods=["POST"]),
+        Route("/api/login", guarded(login), methods=["POST"]),
+        Route("/api/upgrade", guarded(upgrade), methods=["POST"]),
+        Route("/api/logout", guarded(logout), methods=["POST"]),
+        Route("/api/logout_all", guarded(logout_all), methods=["POST"]),
+    ]

@@ -1,0 +1,37 @@
+"""One of two processes ending rated hands of the same player at the same moments (for
+``test_rating_concurrency.py``).
+
+Usage: ``python tests/store/rate_worker.py URL PLAYER OPPONENT PREFIX N START``: waits until the wall-clock
+time START, then, N times, settles the already-held unit ``{PREFIX}-{i}`` (PLAYER wins even i, loses odd i)
+with its rated outcome; prints ``done N`` at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+
+from argon2 import PasswordHasher
+
+from erma.store import Store
+from erma.store.ratings import RatedHand
+
+
+async def main(url: str, player: int, opponent: int, prefix: str, n: int, start: float) -> None:
+    store = await Store.open(url, password_hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+    try:
+        await asyncio.sleep(max(0.0, start - time.time()))
+        for i in range(n):
+            winner = i % 2
+            deltas = {player: 10, opponent: -10} if winner == 0 else {player: -10, opponent: 10}
+            rated = RatedHand("standard", (player, opponent), winner=winner)
+            assert await store.settle(f"{prefix}-{i}", deltas, rated=rated)
+        print("done", n, flush=True)
+    finally:
+        await store.close()
+
+
+if __name__ == "__main__":
+    u, p, o, pre, n, t = sys.argv[1:7]
+    asyncio.run(main(u, int(p), int(o), pre, int(n), float(t)))
