@@ -213,6 +213,58 @@ def _cmd_balance(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from erma.arena import ArenaConfig, run_arena
+    from erma.bots import make_bot
+    from erma.errors import RuleSetError
+    from erma.rules import find_ruleset
+
+    rules = find_ruleset(args.rules, _parse_options(args.option))
+    bots = [b.strip() for b in args.bots.split(",")]
+    if len(bots) != 2 or not all(bots):
+        raise RuleSetError(f"--bots {args.bots!r}: name two bots, e.g. level5,greedy")
+    for name in bots:
+        make_bot(name)  # an unknown name fails here, before any worker starts
+    if args.walls < 1:
+        raise RuleSetError(f"--walls {args.walls}: at least 1")
+    if args.workers < 1:
+        raise RuleSetError(f"--workers {args.workers}: at least 1")
+    config = ArenaConfig(rules, (bots[0], bots[1]), args.seed, args.records)
+    with _progress_bar(f"{args.rules} {bots[0]} vs {bots[1]} (walls)", args.no_progress) as progress:
+        summary = run_arena(
+            config, args.walls, workers=args.workers, cluster=args.cluster, progress=progress
+        )
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        _print_arena(summary)
+    return 0
+
+
+def _print_arena(s: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    lo, hi = s["diff_ci95"]
+    table = Table(title=f"{s['rules']}: {s['walls']} walls, {s['hands']} hands (duplicate)")
+    for col in ("bot", "points/hand", "wins", "deal-ins", "p50 ms", "p95 ms", "p99 ms", "max ms"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for i, (name, ms) in enumerate(zip(s["bots"], s["decision_ms"].values(), strict=True)):
+        table.add_row(
+            name,
+            f"{s['points_per_hand'][i]:+.3f}",
+            str(s["wins"][i]),
+            str(s["deal_ins"][i]),
+            *(f"{ms[k]:.2f}" for k in ("p50", "p95", "p99", "max")),
+        )
+    console = Console()
+    console.print(table)
+    console.print(
+        f"diff {s['diff']:+.3f} points/hand (95% CI {lo:+.3f} … {hi:+.3f}), sd per hand {s['sd_hand']:.3f}, "
+        f"draws {s['draws']}"
+    )
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from erma.game.record import describe, load, verify
 
@@ -418,6 +470,20 @@ def build_parser() -> argparse.ArgumentParser:
     bal.add_argument("--no-progress", action="store_true", help="no progress bar")
     _runner_arguments(bal)
     bal.set_defaults(func=_cmd_balance)
+
+    arena = sub.add_parser("arena", help="duplicate match of two bots with paired statistics")
+    arena.add_argument(
+        "--rules", default="cuopai789", help="preset: cuopai789, classic64, wushuang128 or wenzhou2p"
+    )
+    arena.add_argument("--bots", default="level5,greedy", help="two bot names, comma-separated (A,B)")
+    arena.add_argument("--walls", type=int, default=100, help="walls; each is played twice, seats swapped")
+    arena.add_argument("--seed", default="0")
+    arena.add_argument("--records", default=None, help="write one record file per game into this folder")
+    arena.add_argument("--json", action="store_true", help="print one JSON line instead of a table")
+    arena.add_argument("--option", action="append", default=[], help="rule option KEY=VALUE (repeatable)")
+    arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _runner_arguments(arena)
+    arena.set_defaults(func=_cmd_arena)
 
     replay = sub.add_parser("replay", help="show a game record as text, or verify it")
     replay.add_argument("file")
