@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
+from erma.bots.stakes import stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
 from erma.game.state import Phase
@@ -221,9 +222,13 @@ class GreedyBot:
     name = "greedy"
     uses_view = True
 
-    def __init__(self, seed: int | str = 0, *, value_sense: bool = True) -> None:
+    def __init__(
+        self, seed: int | str = 0, *, value_sense: bool = True, riichi: bool = True, stakes: bool = False
+    ) -> None:
         self.rng = random.Random(f"greedy:{seed}")
         self.value_sense = value_sense
+        self.riichi = riichi
+        self.stakes = stakes
         if not value_sense:
             self.name = "greedy-plain"
 
@@ -252,6 +257,8 @@ class GreedyBot:
             return self._exchange(view, legal)
         if ph is Phase.HAIDI:
             return self.rng.choice(legal)
+        if self.stakes and ph in (Phase.MAIDI, Phase.DINGDI):
+            return stake_choice(view, legal)
         return PASS if PASS in legal else legal[0]
 
     def _best_discard(
@@ -323,7 +330,7 @@ class GreedyBot:
             if _sh(view, k, n, melded=True) <= s_after:
                 return a
         riichi = Action(Kind.DISCARD, choice.tile, riichi=True)
-        if riichi in legal and s_after == 0 and uk >= 2:
+        if self.riichi and riichi in legal and s_after == 0 and uk >= 2:
             return riichi
         return choice
 

@@ -5,7 +5,7 @@
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-erma.errors.UnknownBotError: unknown bot 'nobody'; bots are greedy, greedy-plain, random
+erma.errors.UnknownBotError: unknown bot 'nobody'; bots are expert, greedy, greedy-plain, level1, level2, level3, level4, level5, novice, random
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from erma.bots.base import Bot
+from erma.bots.expert import ExpertBot, Settings
 from erma.bots.greedy import GreedyBot
+from erma.bots.novice import NoviceBot
 from erma.bots.random_bot import RandomBot
 from erma.errors import UnknownBotError
 
@@ -21,8 +23,16 @@ BOTS: dict[str, Callable[[int | str], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "greedy-plain": lambda seed: GreedyBot(seed, value_sense=False),
+    "novice": NoviceBot,
+    "expert": ExpertBot,
+    "level1": NoviceBot,
+    "level2": lambda seed: NoviceBot(seed, counts=True),
+    "level3": lambda seed: GreedyBot(seed, value_sense=False, riichi=False),
+    "level4": lambda seed: GreedyBot(seed, stakes=True),
+    "level5": lambda seed: ExpertBot(seed, name="level5"),
 }
-"""Every bot by name. ``greedy-plain`` is greedy without the 温州 value sense (its baseline)."""
+"""Every bot by name. ``greedy-plain`` is greedy without the 温州 value sense (its baseline); ``level1`` …
+``level5`` are the levels a player picks (docs/bots.md): novice, greedy, and the expert looking less far."""
 
 
 def bot_names() -> list[str]:

@@ -1,0 +1,672 @@
+"""The expert bot (高手): every choice by one estimate of the hand's value to come, from the seat view alone.
+
+The estimate (:meth:`Estimator.after_discard`) is a race between two seats over the draws that are left:
+each of our draws moves the hand one step closer (a shanten level) with the chance the unseen copies give,
+a ready hand wins on a draw or on the opponent's discard, and every opponent turn ends the hand against us
+with a hazard that grows with the chance the opponent is ready (报听 seen, or the measured share of ready
+hands after as many discards, :mod:`erma.bots.priors`). A win is worth its points — each winning tile of
+a ready hand scored with the room's own fan table (standard family: :func:`erma.scoring.score` on the
+imagined completion, with the minimum and the cap; 温州: the multiplier 软 ×1 / 硬 ×2 / 双翻 ×4 of
+:func:`erma.bots.greedy.wz_wait`) — and the opponent's win costs its mean. One shanten from ready, the
+estimate looks one draw further (``depth=2``): every drawn tile that makes the hand ready, the best
+discard then, and that ready hand's scored waits (exact expectimax over the kinds of the next draw).
+
+A discard is also weighed by the chance it deals in (点炮): the chance the opponent is ready times the
+chance the tile is among its waits (the unseen shapes that wait on it; nothing after the opponent's 报听
+passed it by). Claims, kongs, 报听, the triplet offer, 搓牌 and the start exchange compare the estimate of
+each outcome; 买底 / 顶底 weigh what each raise adds against what it costs at even chances; 温州 takes a
+win now when it is worth more than the estimate of going on. The 海底 pick is blind (random).
+
+The bot reads only :class:`~erma.game.seatview.SeatView`; its random generator breaks exact ties.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from erma.analysis import shapes
+from erma.analysis.tables import INC
+from erma.bots.base import BotView
+from erma.bots.greedy import OPPONENT_WIN_COST, _isolation, _sh, wz_wait
+from erma.bots.stakes import stake_choice
+from erma.bots.priors import mean_win_points, ready_chance, win_chance
+from erma.game.actions import PASS, WIN, Action, Kind
+from erma.game.families import wenzhou_wins as wz
+from erma.game.state import Phase
+from erma.hand import Meld, MeldKind
+from erma.scoring import WinContext, plan_for, score
+
+KONG_KINDS = (Kind.CONCEALED_KONG, Kind.ADDED_KONG, Kind.EXTEND_KONG)
+RON_SHARE = 0.6
+"""Of the opponent's discards, the share as likely as a random unseen tile to be one we wait on (it keeps
+what it needs)."""
+SELF_DRAW_SHARE = 0.7
+"""Of the opponent's measured wins a round (greedy self-play, where about half are on discards), the share
+left when this discard's chance of dealing in is weighed apart."""
+LATER_DEAL_IN = 0.03
+"""A declared opponent's wins on our later discards, a round, when we play safe."""
+UNDECLARED = 0.3
+"""Where 报听 is allowed: the share of the opponent's ready chance left when it has not declared."""
+OPPONENT_WAIT_KINDS = 2.0
+"""Kinds a ready opponent waits on, on average (for the hazard of its turns)."""
+
+
+def _count(key: int, t: int) -> int:
+    return (key >> (4 * t)) & 15
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What a level considers and how far it looks (never what it sees)."""
+
+    depth: int = 2
+    """2: exact one-draw lookahead with scored waits one shanten from ready; 1: rates only."""
+    value: bool = True
+    """Score the waits of ready hands with the fan table (False: every win worth the mean)."""
+    defense: bool = True
+    """Weigh each discard's chance of dealing in."""
+    samples: int = 0
+    """Imagined completions scored per hand two or more from ready (0: every such win worth the mean)."""
+    riichi_margin: float = 0.25
+    """报听 locks the hand: declared only when its estimate beats playing on by this share (the lock's cost,
+    which the race does not see: a hand that plays on may still widen or improve its wait)."""
+
+
+class Estimator:
+    """The value to come of hands from one seat view (memoised for the decision)."""
+
+    def __init__(self, view: BotView, settings: Settings, seed: int | str = 0) -> None:
+        self.view = view
+        self.s = settings
+        rules = view.rules
+        self.wz = view.caishen is not None
+        self.kinds = view.kinds
+        self.unseen = [view.unseen(t) for t in range(34)]
+        self.total = max(1, sum(self.unseen[t] for t in self.kinds))
+        self.mean = mean_win_points(rules)
+        self.mean_open = mean_win_points(rules, concealed=False)
+        self.cost = OPPONENT_WIN_COST if self.wz else (self.mean + self.mean_open) / 2
+        me, opp = view.seat, 1 - view.seat
+        self.opp_riichi = view.riichi[opp]
+        opp_discards = len(view.discards[opp])
+        self.draws = view.draws_left
+        horizon = self.draws // 2 + 2
+        # the hazard of an opponent turn: its self-draws, and its wins on our later discards as far as we
+        # do not see them coming (this discard's own chance of dealing in is weighed apart, :meth:`danger`)
+        if self.opp_riichi:
+            wait_tiles = OPPONENT_WAIT_KINDS * self.total / max(1, len(self.kinds))
+            declared = min(0.5, wait_tiles / self.total) + LATER_DEAL_IN
+            self.hazard = [declared] * (horizon + 1)
+        else:
+            self.hazard = [
+                SELF_DRAW_SHARE * win_chance(rules, opp_discards + step, False) for step in range(horizon + 1)
+            ]
+        self.melds = view.melds
+        self.me = me
+        self._ready: dict[tuple[int, int, int, bool, tuple[Meld, ...]], tuple[float, float, float, float]] = {}
+        self._points: dict[tuple[object, ...], int | None] = {}
+        self._danger: list[float] | None = None
+        self._completions: dict[tuple[object, ...], float] = {}
+        self.seeds = [f"{seed}:{view.version}:{i}" for i in range(settings.samples)]
+        self._races: dict[tuple[float | int, ...], tuple[list[float], list[float]]] = {}
+        self._hands: dict[tuple[object, ...], tuple[list[float], list[float]]] = {}
+
+    # ------------------------------------------------------------------------------ shapes
+
+    def shanten(self, key: int, n: int, jokers: int, melded: bool = False) -> int:
+        """Shanten as the family reads it."""
+        if self.wz:
+            return _sh(self.view, key, n, jokers, melded)
+        return shapes.overall(key, n)
+
+    def improving(self, key: int, n: int, jokers: int, s: int) -> list[tuple[int, int, int]]:
+        """(unseen copies, key, jokers) after each unseen kind that lowers the shanten of a 3k+1 hand."""
+        out = []
+        for t in self.kinds:
+            u = self.unseen[t]
+            if not u:
+                continue
+            if self.wz:
+                p = self.view.play(t)
+                k, j = (key, jokers + 1) if p == wz.JOKER else (key + INC[p], jokers)
+            else:
+                k, j = key + INC[t], jokers
+            if self.shanten(k, n + 1, j) < s:
+                out.append((u, k, j))
+        return out
+
+    # ------------------------------------------------------------------------------ points
+
+    def points(self, key: int, melds: tuple[Meld, ...], tile: int, self_drawn: bool, riichi: bool) -> int | None:
+        """Standard family: what winning on ``tile`` with the concealed ``key`` would bring (None: no win)."""
+        memo = (key, melds, tile, self_drawn, riichi)
+        if memo in self._points:
+            return self._points[memo]
+        v = self.view
+        rules = v.rules
+        concealed = tuple(t for t in range(34) for _ in range(_count(key, t)))
+        bonus = 0
+        if v.bonus_kinds:
+            tiles = [*concealed, tile, *(x for m in melds for x in m.tiles)]
+            bonus = sum(tiles.count(k) for k in v.bonus_kinds)
+        ctx = WinContext(
+            melds=melds,
+            concealed=concealed,
+            win_tile=tile,
+            self_drawn=self_drawn,
+            fourth_tile=v.visible[tile] + 1 >= rules.copies,
+            seat_wind=v.seat_winds[v.seat],
+            prevalent_wind=v.prevalent_wind,
+            flowers=v.flowers[v.seat],
+            flower_count=len(v.flowers[v.seat]),
+            bonus_count=bonus,
+            is_dealer=v.seat == v.dealer,
+            declared_ready=riichi,
+            copies=rules.copies,
+            flowers_in_play=rules.flowers,
+        )
+        result = score(ctx, rules.fan_table)
+        out: int | None = None
+        if result is not None:
+            rows = plan_for(rules.fan_table).rows
+            min_total = sum(
+                f.points * f.count
+                for f in result.fans
+                if rows[f.id].counts_for_min
+                or (rules.bonus_counts_for_min_fan and f.id == "bonus_tiles")
+                or (rules.flowers_count_for_min_fan and f.id != "bonus_tiles")
+            )
+            if min_total >= rules.min_fan:
+                pts = result.capped_total + rules.mcr_base_points
+                if rules.fan_cap is not None:
+                    if rules.cap_applies_to_bonus:
+                        pts = min(pts, rules.fan_cap)
+                    else:
+                        bonus_pts = sum(f.points * f.count for f in result.fans if f.id == "bonus_tiles")
+                        pts = min(pts - bonus_pts, rules.fan_cap) + bonus_pts
+                out = pts
+        self._points[memo] = out
+        return out
+
+    def wait(self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], riichi: bool) -> tuple[float, ...]:
+        """(p_self, m_self, p_ron, m_ron) of a ready 3k+1 hand: chances per draw / per opponent discard and
+        the mean worth of such wins."""
+        memo = (key, n, jokers, riichi, melds)
+        got = self._ready.get(memo)
+        if got is not None:
+            return got
+        if self.wz:
+            w = wz_wait(self.view, key, n, jokers)
+            if self.s.value:
+                got = (w.p_self, w.m_self, RON_SHARE * w.p_discard, w.m_discard)
+            else:
+                got = (w.p_self, self.mean, RON_SHARE * w.p_discard, self.mean)
+        else:
+            ws = wr = 0
+            vs = vr = 0.0
+            for t in self.kinds:
+                u = self.unseen[t]
+                if not u or shapes.overall(key + INC[t], n + 1) != -1:
+                    continue
+                if not self.s.value:
+                    ws += u
+                    wr += u
+                    vs += u * self.mean
+                    vr += u * self.mean
+                    continue
+                ps = self.points(key, melds, t, True, riichi)
+                pr = self.points(key, melds, t, False, riichi)
+                if ps is not None:
+                    ws += u
+                    vs += u * ps
+                if pr is not None:
+                    wr += u
+                    vr += u * pr
+            got = (ws / self.total, vs / ws if ws else 0.0, RON_SHARE * wr / self.total, vr / wr if wr else 0.0)
+        self._ready[memo] = got
+        return got
+
+    # ------------------------------------------------------------------------------ the race
+
+    def ready_race(self, w: Sequence[float], turns: int) -> tuple[list[float], list[float]]:
+        """(A, B) of a ready hand: A[t] with the opponent to move and t own draws left, B[t] about to draw."""
+        memo = (*w, turns)
+        got = self._races.get(memo)
+        if got is not None:
+            return got
+        p_self, m_self, p_ron, m_ron = w
+        a = [0.0] * (turns + 1)
+        b = [0.0] * (turns + 1)
+        for t in range(1, turns + 1):
+            b[t] = p_self * m_self + (1 - p_self) * a[t - 1]
+            h = self.hazard[min(turns - t, len(self.hazard) - 1)] if self.hazard else 0.0
+            a[t] = -h * self.cost + (1 - h) * (p_ron * m_ron + (1 - p_ron) * b[t])
+        self._races[memo] = (a, b)
+        return a, b
+
+    def chain(self, a_next: Callable[[int], float], q: float, turns: int) -> tuple[list[float], list[float]]:
+        """(A, B) of a hand that moves one level closer with chance ``q`` a draw, to a level worth
+        ``a_next(t)`` (opponent to move, t draws left)."""
+        a = [0.0] * (turns + 1)
+        b = [0.0] * (turns + 1)
+        for t in range(1, turns + 1):
+            b[t] = q * a_next(t - 1) + (1 - q) * a[t - 1]
+            h = self.hazard[min(turns - t, len(self.hazard) - 1)]
+            a[t] = -h * self.cost + (1 - h) * b[t]
+        return a, b
+
+    def race(
+        self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int, riichi: bool = False
+    ) -> tuple[list[float], list[float]]:
+        """(A, B) arrays of a 3k+1 hand (see :meth:`ready_race`)."""
+        memo = (key, n, jokers, melds, turns, riichi)
+        got = self._hands.get(memo)
+        if got is None:
+            got = self._hands[memo] = self._race(key, n, jokers, melds, turns, riichi)
+        return got
+
+    def _race(
+        self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int, riichi: bool
+    ) -> tuple[list[float], list[float]]:
+        s = self.shanten(key, n, jokers, melded=len(melds) > len(self.melds))
+        if s < 0:
+            s = 0
+        if s == 0:
+            return self.ready_race(self.wait(key, n, jokers, melds, riichi), turns)
+        ups = self.improving(key, n, jokers, s)
+        q = sum(u for u, _, _ in ups) / self.total
+        if s == 1 and self.s.depth >= 2:
+            mix = [0.0] * (turns + 1)
+            for u, k, j in ups:
+                best: list[float] | None = None
+                for d in self.kinds:
+                    if not _count(k, d) or self.shanten(k - INC[d], n, j) != 0:
+                        continue
+                    a_d, _ = self.ready_race(self.wait(k - INC[d], n, j, melds, False), turns)
+                    if best is None or a_d[turns - 1] > best[turns - 1]:
+                        best = a_d
+                if best is None:
+                    continue
+                for t in range(turns + 1):
+                    mix[t] += u / self.total * best[t]
+            a = [0.0] * (turns + 1)
+            b = [0.0] * (turns + 1)
+            stay = 1 - q
+            for t in range(1, turns + 1):
+                b[t] = mix[t - 1] + stay * a[t - 1]
+                h = self.hazard[min(turns - t, len(self.hazard) - 1)]
+                a[t] = -h * self.cost + (1 - h) * b[t]
+            return a, b
+        # rates only: this level's unseen useful tiles, then each lower level at a typical rate (a ready
+        # hand waits on two kinds, each level above on 1.5 kinds more), and a ready hand with the mean wait
+        wait_tiles = 2.0 * max(1.0, self.total / max(1, len(self.kinds)))
+        p0 = min(0.5, wait_tiles / self.total)
+        if self.s.samples and not self.wz:
+            m = self.completions(key, n, melds)
+        else:
+            m = self.mean if all(x.is_concealed for x in melds) else self.mean_open
+        a_lvl, _ = self.ready_race((p0, m, RON_SHARE * p0, m), turns)
+        for level in range(1, s + 1):
+            rate = q if level == s else min(0.6, (1 + 1.5 * level) * p0)
+            prev = a_lvl
+            a_lvl, b_lvl = self.chain(lambda t, prev=prev: prev[t], rate, turns)
+        return a_lvl, b_lvl
+
+    def completions(self, key: int, n: int, melds: tuple[Meld, ...]) -> float:
+        """Standard family, a hand two or more from ready: the mean points of ``samples`` imagined
+        completions — draws among the unseen useful tiles (as likely as their copies), each followed by
+        the discard that keeps the lowest shanten, until a winning tile, scored with the fan table (0 when
+        the completed hand does not reach the minimum). The draws of each sample are the same for every
+        candidate of one decision (common random numbers)."""
+        memo = (key, n, melds)
+        got = self._completions.get(memo)
+        if got is not None:
+            return got
+        total = 0.0
+        for seed in self.seeds:
+            rng = random.Random(seed)
+            k = key
+            value = 0.0
+            for _ in range(8):
+                s = shapes.overall(k, n)
+                if s <= 0:
+                    wins = [t for t in self.kinds if self.unseen[t] and shapes.overall(k + INC[t], n + 1) == -1]
+                    if wins:
+                        t = rng.choices(wins, [self.unseen[x] for x in wins])[0]
+                        pts = self.points(k, melds, t, rng.random() < 0.5, False)
+                        value = float(pts) if pts is not None else 0.0
+                    break
+                ups = [t for t in self.kinds if self.unseen[t] and shapes.overall(k + INC[t], n + 1) < s]
+                if not ups:
+                    break
+                k += INC[rng.choices(ups, [self.unseen[x] for x in ups])[0]]
+                best = None
+                for d in self.kinds:
+                    if _count(k, d):
+                        sd = shapes.overall(k - INC[d], n)
+                        if best is None or sd < best[0]:
+                            best = (sd, d)
+                assert best is not None
+                k -= INC[best[1]]
+            total += value
+        got = total / len(self.seeds)
+        self._completions[memo] = got
+        return got
+
+    # ------------------------------------------------------------------------------ dealing in
+
+    def danger(self) -> list[float]:
+        """The chance each kind deals in now (the opponent is ready and waits on it)."""
+        if self._danger is not None:
+            return self._danger
+        v = self.view
+        opp = 1 - v.seat
+        ready = ready_chance(v.rules, len(v.discards[opp]), self.opp_riichi)
+        if not self.opp_riichi and v.rules.declare_ready_enabled:
+            ready *= UNDECLARED  # a ready hand that could declare 报听 mostly does
+        un = self.unseen
+        weight = [0.0] * 34
+        for t in self.kinds:
+            w = 0.3 * un[t] + 0.2 * un[t] * max(0, un[t] - 1)  # 单吊 and 双碰
+            if t < 27:
+                r = t % 9
+                if r >= 2:
+                    w += un[t - 2] * un[t - 1]
+                if r <= 6:
+                    w += un[t + 1] * un[t + 2]
+                if 1 <= r <= 7:
+                    w += 0.7 * un[t - 1] * un[t + 1]
+            weight[t] = w
+        if self.wz and v.caishen is not None:
+            weight[v.caishen] = 0.0  # a 财神 is not discarded (and plays as a joker)
+        total = sum(weight) or 1.0
+        safe = set(v.discards[opp])
+        out = [0.0] * 34
+        for t in self.kinds:
+            p = min(0.95, OPPONENT_WAIT_KINDS * weight[t] / total)
+            if t in safe:
+                p *= 0.3  # a kind the opponent let go is seldom one it waits on
+            elif t < 27 and any(x in safe for x in (t - 3, t + 3) if x // 9 == t // 9 and 0 <= x < 27):
+                p *= 0.7  # 筋: a two-sided wait on it would have kept the tile three away
+            out[t] = ready * p
+        self._danger = out
+        return out
+
+
+class ExpertBot:
+    """高手: the estimate of :class:`Estimator` for every kind of choice (``level3``–``level5`` settings)."""
+
+    name = "expert"
+    uses_view = True
+
+    def __init__(self, seed: int | str = 0, *, settings: Settings | None = None, name: str = "expert") -> None:
+        self.rng = random.Random(f"expert:{seed}")
+        self.seed = seed
+        self.settings = settings or Settings()
+        self.name = name
+
+    # ------------------------------------------------------------------------------ choose
+
+    def choose(self, view: BotView, legal: list[Action]) -> Action:
+        """The action of highest estimated value among ``legal``."""
+        ph = view.phase
+        if ph is Phase.HAIDI:
+            return self.rng.choice(legal)
+        if ph is Phase.MAIDI or ph is Phase.DINGDI:
+            return stake_choice(view, legal)
+        est = Estimator(view, self.settings, self.seed)
+        if WIN in legal:
+            if view.caishen is None or self._take_win(view, est, legal):
+                return WIN
+            if ph is not Phase.TURN:
+                return PASS
+            legal = [a for a in legal if a != WIN]
+        if ph is Phase.TURN:
+            return self._turn(view, est, legal)
+        if ph is Phase.CLAIM:
+            return self._claim(view, est, legal)
+        if ph is Phase.TRIPLET:
+            return self._triplet(view, est, legal)
+        if ph is Phase.CUO:
+            return self._cuo(view, est, legal)
+        if ph is Phase.EXCHANGE:
+            return self._exchange(view, est, legal)
+        return PASS if PASS in legal else legal[0]
+
+    # ------------------------------------------------------------------------------ turns
+
+    def _turns_after_discard(self, view: BotView) -> int:
+        return max(0, view.draws_left // 2)
+
+    def _discard_values(self, view: BotView, est: Estimator, discards: list[Action]) -> list[tuple[float, Action]]:
+        """Each discard's estimate: (1 − deal-in) × the hand's value after it − deal-in × the cost."""
+        turns = self._turns_after_discard(view)
+        danger = est.danger() if self.settings.defense else None
+        key, n, jokers = view.key, view.size, view.jokers
+        shantens = {}
+        for a in discards:
+            p = view.play(a.tile)
+            if p == wz.JOKER:
+                continue
+            shantens[a] = est.shanten(key - INC[p], n - 1, jokers)
+        if not shantens:
+            return [(0.0, discards[0])]
+        best_s = min(shantens.values())
+        # a hand one step further from ready is weighed only against a ready one, and only when the
+        # estimate looks a draw ahead (with rates alone, the levels are not comparable)
+        limit = best_s + 1 if best_s == 0 and self.settings.depth >= 2 else best_s
+        out = []
+        for a in discards:
+            s = shantens.get(a)
+            if s is None or s > limit:
+                continue
+            p = view.play(a.tile)
+            arr, _ = est.race(key - INC[p], n - 1, jokers, view.melds, turns, riichi=a.riichi)
+            value = arr[turns]
+            if a.riichi:
+                value -= self.settings.riichi_margin * abs(value)
+            if danger is not None:
+                d = danger[a.tile]
+                value = (1 - d) * value - d * est.cost
+            out.append((value, a))
+        return out
+
+    def _pick(self, view: BotView, scored: list[tuple[float, Action]]) -> Action:
+        best = max(v for v, _ in scored)
+        tied = [a for v, a in scored if v >= best - 1e-9]
+        if len(tied) == 1:
+            return tied[0]
+        tied.sort(key=lambda a: (-_isolation(view, a.tile) if a.tile >= 0 else 0, a.tile, a.riichi))
+        return tied[0]
+
+    def _turn(self, view: BotView, est: Estimator, legal: list[Action]) -> Action:
+        discards = [a for a in legal if a.kind is Kind.DISCARD]
+        kongs = [a for a in legal if a.kind in KONG_KINDS]
+        if not discards:
+            return kongs[0] if kongs else legal[0]
+        scored = self._discard_values(view, est, discards)
+        turns = self._turns_after_discard(view)
+        for a in kongs:
+            scored.append((self._kong_value(view, est, a, turns), a))
+        return self._pick(view, scored)
+
+    def _kong_value(self, view: BotView, est: Estimator, a: Action, turns: int) -> float:
+        """A kong: the hand without the kong's tiles, about to draw the replacement."""
+        p = view.play(a.tile)
+        if p == wz.JOKER:
+            return float("-inf")
+        if a.kind is Kind.CONCEALED_KONG:
+            held = view.counts[p] if p >= 0 else 0
+            k, n = view.key - INC[p] * held, view.size - held
+            melds = (*view.melds, Meld(MeldKind.CONCEALED_KONG, p, max(4, held)))
+        else:
+            k, n = view.key - INC[p], view.size - 1
+            melds = tuple(
+                Meld(MeldKind.ADDED_KONG, m.tile, m.size + 1) if m.tile == p and m.kind is not MeldKind.CHOW else m
+                for m in view.melds
+            )
+        if (n - 1) % 3 != 0:
+            return float("-inf")
+        _, b = est.race(k, n, view.jokers, melds, turns + 1)
+        return b[turns + 1]
+
+    # ------------------------------------------------------------------------------ claims
+
+    def _claim(self, view: BotView, est: Estimator, legal: list[Action]) -> Action:
+        t = view.last_discard
+        if t is None:
+            return PASS
+        p = view.play(t)
+        if p == wz.JOKER:
+            return PASS
+        left = view.draws_left
+        mine_next = (left + 1) // 2
+        _, b = est.race(view.key, view.size, view.jokers, view.melds, mine_next)
+        scored: list[tuple[float, Action]] = [(b[mine_next], PASS)]
+        after = left // 2
+        danger = est.danger() if self.settings.defense else None
+        for a in legal:
+            if a.kind is Kind.PUNG:
+                k, n = view.key - INC[p] * 2, view.size - 2
+                meld = Meld(MeldKind.PUNG, p, claimed=p)
+            elif a.kind is Kind.CHOW:
+                k, n = view.key, view.size
+                for x in (a.tile, a.tile + 1, a.tile + 2):
+                    if x != p:
+                        k -= INC[x]
+                        n -= 1
+                meld = Meld(MeldKind.CHOW, a.tile, claimed=p)
+            elif a.kind is Kind.KONG:
+                k, n = view.key - INC[p] * 3, view.size - 3
+                meld = Meld(MeldKind.EXPOSED_KONG, p, claimed=p)
+                _, bk = est.race(k, n, view.jokers, (*view.melds, meld), after + 1)
+                scored.append((bk[after + 1], a))
+                continue
+            else:
+                continue
+            melds = (*view.melds, meld)
+            best = float("-inf")
+            for d in est.kinds:
+                if not _count(k, d) or (est.wz and d == wz.JOKER):
+                    continue
+                arr, _ = est.race(k - INC[d], n - 1, view.jokers, melds, after)
+                v = arr[after]
+                if danger is not None:
+                    phys = d
+                    if est.wz and view.caishen is not None and d == view.caishen:
+                        phys = 31  # 白板 plays as the 财神's kind
+                    v = (1 - danger[phys]) * v - danger[phys] * est.cost
+                best = max(best, v)
+            scored.append((best, a))
+        return max(scored, key=lambda x: x[0])[1]
+
+    # ------------------------------------------------------------------------------ 温州 wins
+
+    def _take_win(self, view: BotView, est: Estimator, legal: list[Action]) -> bool:
+        """温州: the multiplier now against the estimate of going on (a 双翻 is always taken)."""
+        m = view.win_multiplier
+        if m >= 4 or m == 0:
+            return True
+        if view.phase is Phase.TURN:
+            discards = [a for a in legal if a.kind is Kind.DISCARD]
+            if not discards:
+                return True
+            scored = self._discard_values(view, est, discards)
+            return m >= max(v for v, _ in scored)
+        mine_next = (view.draws_left + 1) // 2
+        _, b = est.race(view.key, view.size, view.jokers, view.melds, mine_next)
+        return m >= b[mine_next]
+
+    # ------------------------------------------------------------------------------ offers
+
+    def _hand_value(self, est: Estimator, key: int, n: int, jokers: int, turns: int) -> float:
+        """A hand of any size about to be played on: 3k+1 → about to draw; 3k+2 → the best discard."""
+        if n % 3 == 1:
+            _, b = est.race(key, n, jokers, est.melds, turns)
+            return b[turns]
+        best = float("-inf")
+        for d in est.kinds:
+            if _count(key, d) and not (est.wz and d == wz.JOKER):
+                a, _ = est.race(key - INC[d], n - 1, jokers, est.melds, turns)
+                best = max(best, a[turns])
+        return best
+
+    def _triplet(self, view: BotView, est: Estimator, legal: list[Action]) -> Action:
+        kind = view.offer
+        if kind is None:
+            return PASS
+        turns = max(1, (view.draws_left + 1) // 2)
+        cheap = Estimator(view, Settings(depth=1, value=False, defense=False, samples=0))
+        scored: list[tuple[float, Action]] = [(self._hand_value(cheap, view.key, view.size, view.jokers, turns), PASS)]
+        order = sorted(
+            {t for t in view.kinds if view.counts[t] and t != kind},
+            key=lambda t: (_isolation(view, t), t),
+            reverse=True,
+        )[:6]
+        for a in legal:
+            if a.kind is not Kind.ACCEPT or not set(a.tiles) <= set(order):
+                continue
+            k = view.key + INC[kind] * 3 - sum(INC[t] for t in a.tiles)
+            scored.append((self._hand_value(cheap, k, view.size, view.jokers, turns), a))
+        return max(scored, key=lambda x: x[0])[1]
+
+    def _cuo(self, view: BotView, est: Estimator, legal: list[Action]) -> Action:
+        """搓牌: the offered kind worth most, or the wall's next tile when that is worth more on average."""
+        turns = max(1, view.draws_left // 2)
+        cheap = Estimator(view, Settings(depth=1, value=False, defense=False, samples=0))
+        kinds = [a for a in legal if a.kind is Kind.CUO]
+        if not kinds:
+            return PASS
+
+        def after(t: int) -> float:
+            p = view.play(t)
+            k, j = (view.key, view.jokers + 1) if p == wz.JOKER else (view.key + INC[p], view.jokers)
+            return self._hand_value(cheap, k, view.size + 1, j, turns)
+
+        scored = [(after(a.tile), a) for a in kinds]
+        best = max(scored, key=lambda x: x[0])
+        if PASS in legal:
+            mean = sum(cheap.unseen[t] * after(t) for t in view.kinds if cheap.unseen[t]) / cheap.total
+            if mean > best[0]:
+                return PASS
+        return best[1]
+
+    def _exchange(self, view: BotView, est: Estimator, legal: list[Action]) -> Action:
+        """Start exchange: give back the tile whose replacement by a random unseen tile gains most."""
+        key, n, j = view.key, view.size, view.jokers
+        selected = list(view.selected)
+        for t in selected:
+            p = view.play(t)
+            if p == wz.JOKER:
+                j -= 1
+            else:
+                key -= INC[p]
+        s0 = self._mean_shanten_refilled(est, key, j, n - len(selected), len(selected))
+        best: tuple[float, Action] | None = None
+        for a in legal:
+            if a.kind is not Kind.SELECT:
+                continue
+            p = view.play(a.tile)
+            if p == wz.JOKER:
+                continue
+            s1 = self._mean_shanten_refilled(est, key - INC[p], j, n - len(selected) - 1, len(selected) + 1)
+            gain = s0 - s1
+            if gain > 0.05 and (best is None or gain > best[0]):
+                best = (gain, a)
+        return best[1] if best else Action(Kind.EXCHANGE)
+
+    def _mean_shanten_refilled(self, est: Estimator, key: int, jokers: int, n: int, missing: int) -> float:
+        """Mean shanten after ``missing`` random unseen tiles (one drawn exactly, the rest as its mean)."""
+        if missing == 0:
+            return float(est.shanten(key, n, jokers))
+        total = 0.0
+        for t in est.kinds:
+            u = est.unseen[t]
+            if not u:
+                continue
+            p = est.view.play(t)
+            k, j = (key, jokers + 1) if p == wz.JOKER else (key + INC[p], jokers)
+            total += u * est.shanten(k, n + 1, j) if missing == 1 else u * (est.shanten(k, n + 1, j) - 0.3)
+        return total / est.total
