@@ -81,7 +81,9 @@ def play_wall(config: ArenaConfig, wall: int) -> WallResult:
     for g in (0, 1):
         seat_of_bot = (0, 1) if g == 0 else (1, 0)
         bot_in_seat = (0, 1) if g == 0 else (1, 0)
-        bots = [make_bot(config.bots[bot_in_seat[s]], arena_bot_seed(config.seed, wall, g, s)) for s in (0, 1)]
+        bots = [
+            make_bot(config.bots[bot_in_seat[s]], arena_bot_seed(config.seed, wall, g, s)) for s in (0, 1)
+        ]
         state = new_hand(config.rules, seed, dealer)
         while state.phase is not Phase.END:
             seat = state.actor

@@ -231,9 +231,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         raise RuleSetError(f"--workers {args.workers}: at least 1")
     config = ArenaConfig(rules, (bots[0], bots[1]), args.seed, args.records)
     with _progress_bar(f"{args.rules} {bots[0]} vs {bots[1]} (walls)", args.no_progress) as progress:
-        summary = run_arena(
-            config, args.walls, workers=args.workers, cluster=args.cluster, progress=progress
-        )
+        summary = run_arena(config, args.walls, workers=args.workers, cluster=args.cluster, progress=progress)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:

@@ -12,7 +12,17 @@ from erma.selfplay import run, wilson
 
 
 def test_make_bot() -> None:
-    assert bot_names() == ["greedy", "greedy-plain", "random"]
+    assert bot_names() == [
+        "expert",
+        "greedy",
+        "greedy-plain",
+        "level1",
+        "level2",
+        "level3",
+        "level4",
+        "level5",
+        "random",
+    ]
     with pytest.raises(UnknownBotError, match="unknown bot 'smart'"):
         make_bot("smart")
 

@@ -23,15 +23,15 @@ The bot reads only :class:`~erma.game.seatview.SeatView`; its random generator b
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.greedy import OPPONENT_WIN_COST, _isolation, _sh, wz_wait
-from erma.bots.stakes import stake_choice
 from erma.bots.priors import mean_win_points, ready_chance, win_chance
+from erma.bots.stakes import stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
 from erma.game.state import Phase
@@ -105,7 +105,9 @@ class Estimator:
             ]
         self.melds = view.melds
         self.me = me
-        self._ready: dict[tuple[int, int, int, bool, tuple[Meld, ...]], tuple[float, float, float, float]] = {}
+        self._ready: dict[
+            tuple[int, int, int, bool, tuple[Meld, ...]], tuple[float, float, float, float]
+        ] = {}
         self._points: dict[tuple[object, ...], int | None] = {}
         self._danger: list[float] | None = None
         self._completions: dict[tuple[object, ...], float] = {}
@@ -139,7 +141,9 @@ class Estimator:
 
     # ------------------------------------------------------------------------------ points
 
-    def points(self, key: int, melds: tuple[Meld, ...], tile: int, self_drawn: bool, riichi: bool) -> int | None:
+    def points(
+        self, key: int, melds: tuple[Meld, ...], tile: int, self_drawn: bool, riichi: bool
+    ) -> int | None:
         """Standard family: what winning on ``tile`` with the concealed ``key`` would bring (None: no win)."""
         memo = (key, melds, tile, self_drawn, riichi)
         if memo in self._points:
@@ -224,7 +228,12 @@ class Estimator:
                 if pr is not None:
                     wr += u
                     vr += u * pr
-            got = (ws / self.total, vs / ws if ws else 0.0, RON_SHARE * wr / self.total, vr / wr if wr else 0.0)
+            got = (
+                ws / self.total,
+                vs / ws if ws else 0.0,
+                RON_SHARE * wr / self.total,
+                vr / wr if wr else 0.0,
+            )
         self._ready[memo] = got
         return got
 
@@ -246,13 +255,13 @@ class Estimator:
         self._races[memo] = (a, b)
         return a, b
 
-    def chain(self, a_next: Callable[[int], float], q: float, turns: int) -> tuple[list[float], list[float]]:
+    def chain(self, a_next: Sequence[float], q: float, turns: int) -> tuple[list[float], list[float]]:
         """(A, B) of a hand that moves one level closer with chance ``q`` a draw, to a level worth
-        ``a_next(t)`` (opponent to move, t draws left)."""
+        ``a_next[t]`` (opponent to move, t draws left)."""
         a = [0.0] * (turns + 1)
         b = [0.0] * (turns + 1)
         for t in range(1, turns + 1):
-            b[t] = q * a_next(t - 1) + (1 - q) * a[t - 1]
+            b[t] = q * a_next[t - 1] + (1 - q) * a[t - 1]
             h = self.hazard[min(turns - t, len(self.hazard) - 1)]
             a[t] = -h * self.cost + (1 - h) * b[t]
         return a, b
@@ -307,11 +316,10 @@ class Estimator:
             m = self.completions(key, n, melds)
         else:
             m = self.mean if all(x.is_concealed for x in melds) else self.mean_open
-        a_lvl, _ = self.ready_race((p0, m, RON_SHARE * p0, m), turns)
+        a_lvl, b_lvl = self.ready_race((p0, m, RON_SHARE * p0, m), turns)
         for level in range(1, s + 1):
             rate = q if level == s else min(0.6, (1 + 1.5 * level) * p0)
-            prev = a_lvl
-            a_lvl, b_lvl = self.chain(lambda t, prev=prev: prev[t], rate, turns)
+            a_lvl, b_lvl = self.chain(a_lvl, rate, turns)
         return a_lvl, b_lvl
 
     def completions(self, key: int, n: int, melds: tuple[Meld, ...]) -> float:
@@ -332,7 +340,9 @@ class Estimator:
             for _ in range(8):
                 s = shapes.overall(k, n)
                 if s <= 0:
-                    wins = [t for t in self.kinds if self.unseen[t] and shapes.overall(k + INC[t], n + 1) == -1]
+                    wins = [
+                        t for t in self.kinds if self.unseen[t] and shapes.overall(k + INC[t], n + 1) == -1
+                    ]
                     if wins:
                         t = rng.choices(wins, [self.unseen[x] for x in wins])[0]
                         pts = self.points(k, melds, t, rng.random() < 0.5, False)
@@ -401,7 +411,9 @@ class ExpertBot:
     name = "expert"
     uses_view = True
 
-    def __init__(self, seed: int | str = 0, *, settings: Settings | None = None, name: str = "expert") -> None:
+    def __init__(
+        self, seed: int | str = 0, *, settings: Settings | None = None, name: str = "expert"
+    ) -> None:
         self.rng = random.Random(f"expert:{seed}")
         self.seed = seed
         self.settings = settings or Settings()
@@ -440,7 +452,9 @@ class ExpertBot:
     def _turns_after_discard(self, view: BotView) -> int:
         return max(0, view.draws_left // 2)
 
-    def _discard_values(self, view: BotView, est: Estimator, discards: list[Action]) -> list[tuple[float, Action]]:
+    def _discard_values(
+        self, view: BotView, est: Estimator, discards: list[Action]
+    ) -> list[tuple[float, Action]]:
         """Each discard's estimate: (1 − deal-in) × the hand's value after it − deal-in × the cost."""
         turns = self._turns_after_discard(view)
         danger = est.danger() if self.settings.defense else None
@@ -504,7 +518,9 @@ class ExpertBot:
         else:
             k, n = view.key - INC[p], view.size - 1
             melds = tuple(
-                Meld(MeldKind.ADDED_KONG, m.tile, m.size + 1) if m.tile == p and m.kind is not MeldKind.CHOW else m
+                Meld(MeldKind.ADDED_KONG, m.tile, m.size + 1)
+                if m.tile == p and m.kind is not MeldKind.CHOW
+                else m
                 for m in view.melds
             )
         if (n - 1) % 3 != 0:
@@ -599,7 +615,9 @@ class ExpertBot:
             return PASS
         turns = max(1, (view.draws_left + 1) // 2)
         cheap = Estimator(view, Settings(depth=1, value=False, defense=False, samples=0))
-        scored: list[tuple[float, Action]] = [(self._hand_value(cheap, view.key, view.size, view.jokers, turns), PASS)]
+        scored: list[tuple[float, Action]] = [
+            (self._hand_value(cheap, view.key, view.size, view.jokers, turns), PASS)
+        ]
         order = sorted(
             {t for t in view.kinds if view.counts[t] and t != kind},
             key=lambda t: (_isolation(view, t), t),

@@ -39,7 +39,12 @@ class NoviceBot:
                 k, j = _minus(view, view.key, a.tile)
                 s = _sh(view, k, view.size - 1, j)
                 if self.counts:
-                    rank = (s, -_ukeire(view, k, view.size - 1, s), -_isolation(view, a.tile), self.rng.random())
+                    rank = (
+                        s,
+                        -_ukeire(view, k, view.size - 1, s),
+                        -_isolation(view, a.tile),
+                        self.rng.random(),
+                    )
                 else:
                     rank = (s, 0, 0, self.rng.random())
                 scored.append((rank, a))

@@ -2,10 +2,12 @@
 
 >>> make_bot("greedy", seed=1).name
 'greedy'
->>> make_bot("nobody")
+>>> make_bot("level5").name
+'level5'
+>>> make_bot("nobody")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-erma.errors.UnknownBotError: unknown bot 'nobody'; bots are expert, greedy, greedy-plain, level1, level2, level3, level4, level5, novice, random
+erma.errors.UnknownBotError: unknown bot 'nobody'; bots are expert, greedy, greedy-plain, level1, ..., random
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from erma.bots.base import Bot
-from erma.bots.expert import ExpertBot, Settings
+from erma.bots.expert import ExpertBot
 from erma.bots.greedy import GreedyBot
 from erma.bots.novice import NoviceBot
 from erma.bots.random_bot import RandomBot
@@ -23,7 +25,6 @@ BOTS: dict[str, Callable[[int | str], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "greedy-plain": lambda seed: GreedyBot(seed, value_sense=False),
-    "novice": NoviceBot,
     "expert": ExpertBot,
     "level1": NoviceBot,
     "level2": lambda seed: NoviceBot(seed, counts=True),
@@ -35,14 +36,26 @@ BOTS: dict[str, Callable[[int | str], Bot]] = {
 ``level5`` are the levels a player picks (docs/bots.md): novice, greedy, and the expert looking less far."""
 
 
+def bot_level(name: str) -> int | None:
+    """The level (1–5) of a bot named ``levelN``, None for another bot.
+
+    >>> bot_level("level5"), bot_level("greedy")
+    (5, None)
+    """
+    return int(name[5:]) if name.startswith("level") and name[5:].isdigit() else None
+
+
 def bot_names() -> list[str]:
     """The bots :func:`make_bot` knows."""
     return sorted(BOTS)
 
 
 def make_bot(name: str, seed: int | str = 0) -> Bot:
-    """A bot by name, with its own seeded generator; an unknown name raises UnknownBotError."""
+    """A bot by name, with its own seeded generator; an unknown name raises UnknownBotError. The bot's
+    ``name`` is ``name`` (``make_bot("level3").name == "level3"``)."""
     make = BOTS.get(name)
     if make is None:
         raise UnknownBotError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
-    return make(seed)
+    bot = make(seed)
+    bot.name = name  # the key it was made by (a worker process makes it again by this name)
+    return bot

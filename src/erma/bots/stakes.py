@@ -1,4 +1,4 @@
-"""买底 / 顶底 (温州's stakes before the deal) weighed at the chances of winning a hand, as the bots choose them.
+"""买底 / 顶底 (温州's stakes before the deal) weighed at the chances of winning a hand, as bots choose them.
 
 With b (买底) and d (顶底) in {0, 1} (RULES §3.7), the dealer's win is worth B × M × (1 + m) with
 m = 1 + b if d else b, the non-dealer's with m = 1 + b if d else 0. So 买底 adds one share to the dealer's

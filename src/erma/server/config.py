@@ -25,6 +25,8 @@ class Room:
     """Beans needed to sit down (and to play another hand)."""
     bean_rate: int
     """Beans per point."""
+    bot_level: int = 4
+    """The level (1–5, bots ``level1`` … ``level5``) of the bot that fills an empty seat."""
 
     def public(self) -> dict[str, Any]:
         """What the lobby shows."""
@@ -39,10 +41,13 @@ class Room:
             "bean_rate": self.bean_rate,
             "fan_cap": self.rules.fan_cap,
             "min_fan": self.rules.min_fan,
+            "bot_level": self.bot_level,
         }
 
 
-_ROOM_KEYS = {"id", "name_zh", "name_en", "rules", "options", "tier", "entry_min", "bean_rate"}
+_ROOM_KEYS = {"id", "name_zh", "name_en", "rules", "options", "tier", "entry_min", "bean_rate", "bot_level"}
+BOT_LEVELS = range(1, 6)
+"""The bot levels a room or a player may name (bots ``level1`` … ``level5``, docs/bots.md)."""
 
 
 def load_rooms(path: str | Path | None = None) -> dict[str, Room]:
@@ -75,6 +80,9 @@ def load_rooms(path: str | Path | None = None) -> dict[str, Room]:
             value = row.get(key, 1)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RuleSetError(f"{label} ({row['id']}): {key} must be an int ≥ 0, not {value!r}")
+        level = row.get("bot_level", 4)
+        if not isinstance(level, int) or isinstance(level, bool) or level not in BOT_LEVELS:
+            raise RuleSetError(f"{label} ({row['id']}): bot_level must be an int 1–5, not {level!r}")
         if row["id"] in rooms:
             raise RuleSetError(f"{label}: duplicate room id {row['id']!r}")
         options = row.get("options", {})
@@ -92,6 +100,7 @@ def load_rooms(path: str | Path | None = None) -> dict[str, Room]:
             tier=str(row.get("tier", "")),
             entry_min=int(row.get("entry_min", 0)),
             bean_rate=int(row.get("bean_rate", 1)),
+            bot_level=level,
         )
     return rooms
 

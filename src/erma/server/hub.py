@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from erma.bots.registry import bot_level
 from erma.server import protocol as P
 from erma.server.backend import Backend, LocalBackend, match_log
 from erma.server.config import Room, Settings
@@ -21,10 +22,19 @@ from erma.server.thinker import Thinker
 
 log = logging.getLogger("erma.hub")
 
-BOT_NAMES = {"greedy": "机器人·贪心", "random": "机器人·随机"}
-"""The bots that fill seats (each with its account), by the level nearest the player's rating
-(:func:`erma.server.pairing.nearest_bot`, anchors in erma/ratings/anchors.toml); a level is added here and
-by a row there."""
+BOT_NAMES = {
+    "random": "机器人·随机",
+    "greedy": "机器人·贪心",
+    "level1": "机器人·新手 L1",
+    "level2": "机器人·入门 L2",
+    "level3": "机器人·中级 L3",
+    "level4": "机器人·高级 L4",
+    "level5": "机器人·高手 L5",
+}
+"""The bots that fill seats (each with its account), by registry name, and the name their seat shows. A
+player's bot match takes the level the player chose (``queue.level``), else the level nearest the player's
+rating (:func:`erma.server.pairing.nearest_bot`, anchors in erma/ratings/anchors.toml); a seat nobody came
+for in quick match takes the room's ``bot_level`` (docs/bots.md)."""
 
 
 class Latency:
@@ -336,7 +346,9 @@ class Hub:
             return
         await self.backend.unqueue(aid)
         if msg.opponent == "bot":
-            await self._open_table(room, [aid], with_bot=True)
+            await self._open_table(
+                room, [aid], with_bot=True, bot=f"level{msg.level}" if msg.level is not None else None
+            )
             return
         rating = await self.store.rating_of(aid, room.rules.family)
         await self.backend.enqueue(room.id, aid, rating)
@@ -376,12 +388,16 @@ class Hub:
                     for pair in pairs:
                         await self._open_table(room, pair, with_bot=False)
                     for aid in waited:
-                        await self._open_table(room, [aid], with_bot=True)
+                        await self._open_table(room, [aid], with_bot=True, bot=f"level{room.bot_level}")
             except Exception as exc:  # Redis away for a moment: matchmaking waits
                 log.warning("matchmaking paused: %s", exc)
                 await asyncio.sleep(0.5)
 
-    async def _open_table(self, room: Room, accounts: list[int], with_bot: bool) -> None:
+    async def _open_table(
+        self, room: Room, accounts: list[int], with_bot: bool, bot: str | None = None
+    ) -> None:
+        """Open a table for ``accounts``; with ``with_bot`` the seat left goes to the bot ``bot`` (a registry
+        name), or to the level nearest the player's rating."""
         match_id = secrets.token_hex(8)
         seats = []
         for aid in accounts:
@@ -390,17 +406,16 @@ class Hub:
         if with_bot:
             from erma.bots import make_bot
 
-            level = await self._bot_for(room, accounts[0])
+            bot = bot or await self._bot_for(room, accounts[0])
             seats.append(
-                SeatInfo(
-                    account_id=self.bot_accounts[level],
-                    name=BOT_NAMES[level],
-                    bot=make_bot(level, match_id),
-                )
+                SeatInfo(account_id=self.bot_accounts[bot], name=BOT_NAMES[bot], bot=make_bot(bot, match_id))
             )
         table = Table(self, match_id, room, seats)
         await self.backend.open_match(table)
-        players = [{"name": x.name, "bot": x.bot is not None} for x in seats]
+        players = [
+            {"name": x.name, "bot": x.bot is not None, "level": bot_level(x.bot.name) if x.bot else None}
+            for x in seats
+        ]
         for seat, s in enumerate(seats):
             if s.bot is None:
                 await self.backend.set_seat(s.account_id, match_id, seat)

@@ -42,6 +42,8 @@ class Queue(_Msg):
     type: Literal["queue"]
     room: str = Field(min_length=1, max_length=64)
     opponent: Literal["any", "bot"] = "any"
+    level: int | None = Field(default=None, ge=1, le=5)
+    """With ``opponent="bot"``: the bot's level (1–5); None: the room's ``bot_level``."""
 
 
 class Cancel(_Msg):

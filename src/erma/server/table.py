@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from erma.bots import make_bot
 from erma.bots.base import Bot
+from erma.bots.registry import bot_level
 from erma.errors import ErmaError, IllegalActionError
 from erma.game import Phase, apply, legal_actions
 from erma.game.actions import Action, Kind
@@ -251,7 +252,10 @@ class Table:
         view = view_for(self.state, seat)
         s = self.seats[seat]
         view["autoplay"] = s.autoplay
-        view["players"] = [{"name": x.name, "bot": x.is_bot} for x in self.seats]
+        view["players"] = [
+            {"name": x.name, "bot": x.is_bot, "level": bot_level(x.bot.name) if x.bot is not None else None}
+            for x in self.seats
+        ]
         view["room"] = self.room.id
         view["hand_no"] = self.match.hand_no
         view["digest"] = self.digest
