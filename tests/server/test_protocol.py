@@ -247,3 +247,27 @@ def test_rest_api(server: Running) -> None:
     }
     assert lag["erma_loop_lag_ms_count"] > 0  # the loop's lag is measured from the start
     assert lag['erma_loop_lag_ms_bucket{le="+Inf"}'] == lag["erma_loop_lag_ms_count"]
+
+
+def test_a_bot_match_at_a_chosen_level(server: Running) -> None:
+    """人机对战: the player names the bot's level (1–5) or gets the room's; the seat shows it."""
+
+    async def go() -> None:
+        c = Client(server)
+        await c.connect()
+        await c.send({"type": "queue", "room": "classic-novice", "opponent": "bot", "level": 9})
+        assert (await c.expect("error"))["code"] == "bad_message"
+        await c.send({"type": "queue", "room": "classic-novice", "opponent": "bot", "level": 5})
+        m = await c.expect("match")
+        bot = next(p for p in m["players"] if p["bot"])
+        assert bot["level"] == 5 and "L5" in bot["name"]
+        view = (await c.expect("view"))["view"]
+        assert [p["level"] for p in view["players"] if p["bot"]] == [5]
+        await c.send({"type": "leave", "match": m["match"]})
+        await c.expect("match_end")
+        await c.send({"type": "queue", "room": "classic-novice", "opponent": "bot"})
+        m = await c.expect("match")
+        assert [p["level"] for p in m["players"] if p["bot"]] == [3]  # the room's bot_level
+        await c.close()
+
+    run_async(go())

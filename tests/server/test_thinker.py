@@ -17,17 +17,19 @@ from erma.rules.ruleset import find_ruleset
 from erma.server.thinker import Thinker
 
 
-def _decisions(thinker: Thinker, rules: str, seed: str, limit: int = 60) -> list[str]:
+def _decisions(
+    thinker: Thinker, rules: str, seed: str, limit: int = 60, bots: tuple[str, str] = ("greedy", "random")
+) -> list[str]:
     """Play a hand, greedy against random, thinking through ``thinker``; the actions taken."""
 
     async def play() -> list[str]:
         state = Match(find_ruleset(rules), seed).next_hand()
-        bots = [make_bot("greedy"), make_bot("random")]
+        players = [make_bot(bots[0]), make_bot(bots[1])]
         out: list[str] = []
         while state.phase is not Phase.END and len(out) < limit:
             seat = state.actor
             legal = legal_actions(state, seat)
-            action = await thinker.choose(bots[seat], f"{seed}:{len(out)}", seat_view(state, seat), legal)
+            action = await thinker.choose(players[seat], f"{seed}:{len(out)}", seat_view(state, seat), legal)
             apply(state, seat, action)
             out.append(str(action))
         return out
@@ -46,6 +48,20 @@ def test_a_worker_process_decides_as_this_process_does() -> None:
             assert there == here and len(here) > 10
         assert remote.decisions == local.decisions > 20
         assert remote.restarts == 0
+    finally:
+        remote.stop()
+
+
+def test_every_level_thinks_in_a_worker_as_here() -> None:
+    """The levels (the expert reads every field of the packed view) decide in a worker as in this process."""
+    local = Thinker(workers=0)
+    remote = Thinker(workers=1)
+    remote.start()
+    try:
+        for rules in ("cuopai789", "wenzhou2p"):
+            for pair in (("level5", "level1"), ("level3", "level2"), ("level4", "level5")):
+                here = _decisions(local, rules, "lv", bots=pair)
+                assert _decisions(remote, rules, "lv", bots=pair) == here and len(here) > 5
     finally:
         remote.stop()
 
