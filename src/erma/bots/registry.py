@@ -28,8 +28,8 @@ BOTS: dict[str, Callable[[int | str], Bot]] = {
     "expert": ExpertBot,
     "level1": NoviceBot,
     "level2": lambda seed: NoviceBot(seed, counts=True),
-    "level3": lambda seed: GreedyBot(seed, value_sense=False, riichi=False),
-    "level4": lambda seed: GreedyBot(seed, stakes=True),
+    "level3": GreedyBot,
+    "level4": lambda seed: GreedyBot(seed, riichi=False, stakes=True),
     "level5": lambda seed: ExpertBot(seed, name="level5"),
 }
 """Every bot by name. ``greedy-plain`` is greedy without the 温州 value sense (its baseline); ``level1`` …
