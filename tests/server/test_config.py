@@ -21,7 +21,7 @@ def test_packaged_rooms_name_a_bot_level() -> None:
 def test_bot_level_default_and_value(tmp_path: Path) -> None:
     path = tmp_path / "rooms.toml"
     path.write_text(ROOM, encoding="utf-8")
-    assert load_rooms(path)["r"].bot_level == 4
+    assert load_rooms(path)["r"].bot_level == 3
     path.write_text(ROOM + "bot_level = 5\n", encoding="utf-8")
     assert load_rooms(path)["r"].bot_level == 5
 

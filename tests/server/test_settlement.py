@@ -36,6 +36,7 @@ rules = "wenzhou2p"
 tier = "novice"
 entry_min = 100
 bean_rate = 5
+bot_level = 3  # greedy: declines 买底, so the non-dealer's escape is at 顶底 with m′ = 0
 
 [[room]]
 id = "big"

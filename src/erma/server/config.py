@@ -25,8 +25,9 @@ class Room:
     """Beans needed to sit down (and to play another hand)."""
     bean_rate: int
     """Beans per point."""
-    bot_level: int = 4
-    """The level (1–5, bots ``level1`` … ``level5``) of the bot that fills an empty seat."""
+    bot_level: int = 3
+    """The level (1–5, bots ``level1`` … ``level5``) of the bot that fills an empty seat (3: greedy, the bot
+    every room had before levels)."""
 
     def public(self) -> dict[str, Any]:
         """What the lobby shows."""
@@ -80,7 +81,7 @@ def load_rooms(path: str | Path | None = None) -> dict[str, Room]:
             value = row.get(key, 1)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RuleSetError(f"{label} ({row['id']}): {key} must be an int ≥ 0, not {value!r}")
-        level = row.get("bot_level", 4)
+        level = row.get("bot_level", 3)
         if not isinstance(level, int) or isinstance(level, bool) or level not in BOT_LEVELS:
             raise RuleSetError(f"{label} ({row['id']}): bot_level must be an int 1–5, not {level!r}")
         if row["id"] in rooms:
