@@ -22,6 +22,7 @@ The bot reads only :class:`~erma.game.seatview.SeatView`; its random generator b
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,6 +58,28 @@ def _count(key: int, t: int) -> int:
     return (key >> (4 * t)) & 15
 
 
+@functools.lru_cache(maxsize=1 << 17)
+def _winners(key: int, n: int, kinds: tuple[int, ...]) -> tuple[int, ...]:
+    """Standard family: the kinds that complete a 3k+1 hand (a pure function of the shape, cached)."""
+    return tuple(t for t in kinds if shapes.overall(key + INC[t], n + 1) == -1)
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _improvers(key: int, n: int, kinds: tuple[int, ...]) -> tuple[int, ...]:
+    """Standard family: the kinds that lower the shanten of a 3k+1 hand (cached)."""
+    s = shapes.overall(key, n)
+    return tuple(t for t in kinds if shapes.overall(key + INC[t], n + 1) < s)
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _shanten(key: int, n: int) -> int:
+    return shapes.overall(key, n)
+
+
+_POINTS: dict[tuple[object, ...], int | None] = {}
+"""Scored imagined wins, by everything the score reads (shared by every decision of the process)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What a level considers and how far it looks (never what it sees)."""
@@ -86,6 +109,18 @@ class Estimator:
         self.unseen = [view.unseen(t) for t in range(34)]
         self.total = max(1, sum(self.unseen[t] for t in self.kinds))
         self.mean = mean_win_points(rules)
+        self.rules_key = (
+            rules.fan_table,
+            rules.min_fan,
+            rules.fan_cap,
+            rules.cap_applies_to_bonus,
+            rules.mcr_base_points,
+            rules.bonus_counts_for_min_fan,
+            rules.flowers_count_for_min_fan,
+            rules.copies,
+            rules.flowers,
+        )
+        """What the score of an imagined win reads of the rules (the key of the shared memo)."""
         self.mean_open = mean_win_points(rules, concealed=False)
         self.cost = OPPONENT_WIN_COST if self.wz else (self.mean + self.mean_open) / 2
         me, opp = view.seat, 1 - view.seat
@@ -108,7 +143,6 @@ class Estimator:
         self._ready: dict[
             tuple[int, int, int, bool, tuple[Meld, ...]], tuple[float, float, float, float]
         ] = {}
-        self._points: dict[tuple[object, ...], int | None] = {}
         self._danger: list[float] | None = None
         self._completions: dict[tuple[object, ...], float] = {}
         self.seeds = [f"{seed}:{view.version}:{i}" for i in range(settings.samples)]
@@ -121,10 +155,16 @@ class Estimator:
         """Shanten as the family reads it."""
         if self.wz:
             return _sh(self.view, key, n, jokers, melded)
-        return shapes.overall(key, n)
+        return _shanten(key, n)
 
     def improving(self, key: int, n: int, jokers: int, s: int) -> list[tuple[int, int, int]]:
         """(unseen copies, key, jokers) after each unseen kind that lowers the shanten of a 3k+1 hand."""
+        if not self.wz:
+            return [
+                (self.unseen[t], key + INC[t], jokers)
+                for t in _improvers(key, n, self.kinds)
+                if self.unseen[t]
+            ]
         out = []
         for t in self.kinds:
             u = self.unseen[t]
@@ -145,11 +185,24 @@ class Estimator:
         self, key: int, melds: tuple[Meld, ...], tile: int, self_drawn: bool, riichi: bool
     ) -> int | None:
         """Standard family: what winning on ``tile`` with the concealed ``key`` would bring (None: no win)."""
-        memo = (key, melds, tile, self_drawn, riichi)
-        if memo in self._points:
-            return self._points[memo]
         v = self.view
         rules = v.rules
+        memo = (
+            self.rules_key,
+            key,
+            melds,
+            tile,
+            self_drawn,
+            riichi,
+            v.visible[tile] + 1 >= rules.copies,
+            v.seat_winds[v.seat],
+            v.prevalent_wind,
+            v.flowers[v.seat],
+            v.bonus_kinds,
+            v.seat == v.dealer,
+        )
+        if memo in _POINTS:
+            return _POINTS[memo]
         concealed = tuple(t for t in range(34) for _ in range(_count(key, t)))
         bonus = 0
         if v.bonus_kinds:
@@ -191,7 +244,9 @@ class Estimator:
                         bonus_pts = sum(f.points * f.count for f in result.fans if f.id == "bonus_tiles")
                         pts = min(pts - bonus_pts, rules.fan_cap) + bonus_pts
                 out = pts
-        self._points[memo] = out
+        if len(_POINTS) > 200_000:
+            _POINTS.clear()
+        _POINTS[memo] = out
         return out
 
     def wait(self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], riichi: bool) -> tuple[float, ...]:
@@ -210,9 +265,9 @@ class Estimator:
         else:
             ws = wr = 0
             vs = vr = 0.0
-            for t in self.kinds:
+            for t in _winners(key, n, self.kinds):
                 u = self.unseen[t]
-                if not u or shapes.overall(key + INC[t], n + 1) != -1:
+                if not u:
                     continue
                 if not self.s.value:
                     ws += u
