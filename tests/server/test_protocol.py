@@ -250,7 +250,8 @@ def test_rest_api(server: Running) -> None:
 
 
 def test_a_bot_match_at_a_chosen_level(server: Running) -> None:
-    """人机对战: the player names the bot's level (1–5) or gets the room's; the seat shows it."""
+    """人机对战: the player names the bot's level (1–5), or gets the bot nearest its rating; the seat shows
+    the level."""
 
     async def go() -> None:
         c = Client(server)
@@ -266,8 +267,8 @@ def test_a_bot_match_at_a_chosen_level(server: Running) -> None:
         await c.send({"type": "leave", "match": m["match"]})
         await c.expect("match_end")
         await c.send({"type": "queue", "room": "classic-novice", "opponent": "bot"})
-        m = await c.expect("match")
-        assert [p["level"] for p in m["players"] if p["bot"]] == [3]  # the room's bot_level
+        m = await c.expect("match")  # no level asked: the bot nearest the player's rating (new: greedy)
+        assert [(p["name"], p["level"]) for p in m["players"] if p["bot"]] == [("机器人·贪心", None)]
         await c.close()
 
     run_async(go())
