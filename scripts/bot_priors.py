@@ -1,7 +1,8 @@
 """Measure the expert bot's priors (src/erma/bots/priors.py) from greedy self-play.
 
 Per preset: the chance a seat wins in each round of the hand (between its k-th and (k+1)-th discard,
-the hand still going), the same for a seat that has declared ready (报听), and the mean points of a win.
+the hand still going), the same for a seat that has declared ready (报听), the share of seats ready (听牌)
+right after their k-th discard, and the mean points of a win.
 ``python scripts/bot_priors.py [hands] [seed]``.
 """
 
@@ -11,6 +12,7 @@ import json
 import sys
 
 from erma.bots import make_bot
+from erma.bots.greedy import _sh
 from erma.game import Kind, Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.rules import find_ruleset, preset_names
 from erma.selfplay import hand_seed
@@ -23,6 +25,7 @@ def measure(preset: str, hands: int, seed: str) -> dict[str, object]:
     alive = [0] * ROUNDS
     won = [0] * ROUNDS
     riichi_alive = riichi_won = 0
+    ready = [[0, 0] for _ in range(ROUNDS)]
     win_points: list[int] = []
     for i in range(hands):
         state = new_hand(rules, hand_seed(seed, i))
@@ -38,6 +41,10 @@ def measure(preset: str, hands: int, seed: str) -> dict[str, object]:
                 alive[min(ROUNDS - 1, made[seat])] += 1
                 if state.seats[seat].riichi:
                     riichi_alive += 1
+                v = seat_view(state, seat)
+                k = min(ROUNDS - 1, made[seat])
+                ready[k][1] += 1
+                ready[k][0] += _sh(v, v.key, v.size) == 0
         r = state.result
         assert r is not None
         if r.is_win and r.winner is not None:
@@ -48,6 +55,7 @@ def measure(preset: str, hands: int, seed: str) -> dict[str, object]:
     return {
         "win_by_round": [round(w / a, 3) if a >= 20 else None for w, a in zip(won, alive, strict=True)],
         "win_per_round_riichi": round(riichi_won / max(1, riichi_alive), 3),
+        "ready_by_discards": [round(a / b, 3) if b >= 20 else None for a, b in ready],
         "mean_win_points": round(sum(win_points) / max(1, len(win_points)), 2),
         "wins": len(win_points),
     }

@@ -71,8 +71,8 @@ READY_BY_DISCARDS: dict[str, tuple[float, ...]] = {
     "cuopai789": (0.0, 0.015, 0.065, 0.09, 0.141, 0.177, 0.195, 0.222, 0.22, 0.24, 0.281, 0.287, 0.319, 0.35),
     "wenzhou2p": (0.0, 0.004, 0.023, 0.058, 0.106, 0.18, 0.289, 0.38, 0.444, 0.528, 0.58, 0.642, 0.689, 0.75),
 }
-"""The share of seats ready (听牌) right after their k-th discard (an earlier run of the script, 400 hands per
-preset, that counted it; smoothed past 12 discards)."""
+"""The share of seats ready (听牌) right after their k-th discard (the script's ``ready_by_discards``, from a
+run of 400 hands per preset; smoothed past 12 discards)."""
 
 
 def ready_chance(rules: RuleSet, discards: int, declared: bool) -> float:
