@@ -515,3 +515,27 @@ def test_replay_endpoint_is_for_the_hands_own_players(web_server: Any) -> None:
     r = httpx.get(f"{url}/api/games/x/replay", headers={"Authorization": f"Bearer {other}"})
     assert r.status_code == 400
     assert httpx.get(f"{url}/api/rules/nope").status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_player_chooses_the_bots_level(browser: Any, web_server: Any, lang: str) -> None:
+    """人机对战 at the level picked in the lobby: the seat names the bot of that level in the page's language,
+    and the choice is remembered."""
+    p = Page(browser, web_server.url, *PHONE, touch=True, lang=lang)
+    try:
+        enter_as_guest(p)
+        picker = p.page.locator("[data-testid=bot-level]")
+        assert picker.bounding_box()["height"] >= 44  # a touch target
+        picker.select_option("5")
+        play_bot(p, "web-classic")
+        wait_my_turn(p, timeout=30)
+        players = p.page.evaluate("window.erma.state.view.players")
+        bot = next(x for x in players if x["bot"])
+        assert bot["level"] == 5
+        seat = p.page.inner_text("[data-testid=table]")
+        assert ("高手 L5" in seat) if lang == "zh" else ("expert L5" in seat and "机器人" not in seat)
+        translated(p, f"bot level {lang}")
+        assert p.page.evaluate("localStorage.getItem('erma.botLevel')") == "5"
+    finally:
+        p.close()
+    assert p.errors == [], p.errors

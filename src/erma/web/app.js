@@ -598,7 +598,25 @@ function renderLobby() {
   }
 
   const rooms = el("div", "card rooms");
-  rooms.appendChild(el("h2", "", t("rooms")));
+  const head = el("div", "rooms-head");
+  head.appendChild(el("h2", "", t("rooms")));
+  // 人机对战: the bot's level (1 novice … 5 expert; "auto": the level nearest the player's rating)
+  const level = document.createElement("select");
+  level.className = "bot-level";
+  level.dataset.testid = "bot-level";
+  level.setAttribute("aria-label", t("bot_level"));
+  for (const v of ["", "1", "2", "3", "4", "5"]) {
+    const o = document.createElement("option");
+    o.value = v;
+    o.textContent = v ? t(`bot_level_${v}`) : t("bot_level_auto");
+    level.appendChild(o);
+  }
+  level.value = localStorage.getItem("erma.botLevel") || "";
+  level.addEventListener("change", () => localStorage.setItem("erma.botLevel", level.value));
+  const label = el("label", "bot-level-label", t("bot_level"));
+  label.appendChild(level);
+  head.appendChild(label);
+  rooms.appendChild(head);
   const byRules = {};
   for (const r of S.rooms) (byRules[r.rules] ||= []).push(r);
   const grid = el("div", "rooms-grid");
@@ -655,7 +673,8 @@ function renderLobby() {
 
 function queue(room, opponent) {
   unlock();
-  net.send({ type: "queue", room, opponent });
+  const level = Number(localStorage.getItem("erma.botLevel") || 0);
+  net.send({ type: "queue", room, opponent, ...(opponent === "bot" && level ? { level } : {}) });
 }
 
 // ------------------------------------------------------------------------------- the table

@@ -16,6 +16,13 @@ const STRINGS = {
     relief_ok: "救济豆已到账：{n}",
     relief_no: "今天已领取，或余额还够",
     rooms: "房间",
+    bot_level: "机器人等级",
+    bot_level_auto: "按我的评分",
+    bot_level_1: "L1 新手",
+    bot_level_2: "L2 入门",
+    bot_level_3: "L3 中级",
+    bot_level_4: "L4 高级",
+    bot_level_5: "L5 高手",
     quick: "快速匹配",
     vs_bot: "人机对战",
     entry: "入场 {n} 豆",
@@ -251,6 +258,13 @@ const STRINGS = {
     relief_ok: "Relief granted: {n}",
     relief_no: "Already claimed today, or you still have enough",
     rooms: "Rooms",
+    bot_level: "Bot level",
+    bot_level_auto: "By my rating",
+    bot_level_1: "L1 novice",
+    bot_level_2: "L2 beginner",
+    bot_level_3: "L3 intermediate",
+    bot_level_4: "L4 advanced",
+    bot_level_5: "L5 expert",
     quick: "Quick match",
     vs_bot: "Play a bot",
     entry: "Entry {n}",
@@ -547,7 +561,15 @@ export function keys() {
 }
 
 /** The server's bot names (erma.server.hub.BOT_NAMES) in the current language. */
-const BOT_NAMES = { "机器人·贪心": { zh: "机器人·贪心", en: "Bot · greedy" } };
+const BOT_NAMES = {
+  "机器人·随机": { zh: "机器人·随机", en: "Bot · random" },
+  "机器人·贪心": { zh: "机器人·贪心", en: "Bot · greedy" },
+  "机器人·新手 L1": { zh: "机器人·新手 L1", en: "Bot · novice L1" },
+  "机器人·入门 L2": { zh: "机器人·入门 L2", en: "Bot · beginner L2" },
+  "机器人·中级 L3": { zh: "机器人·中级 L3", en: "Bot · intermediate L3" },
+  "机器人·高级 L4": { zh: "机器人·高级 L4", en: "Bot · advanced L4" },
+  "机器人·高手 L5": { zh: "机器人·高手 L5", en: "Bot · expert L5" },
+};
 
 /** A player's name as shown: a bot's in the current language, a person's as they chose it. */
 export function playerName(name, bot = false) {
