@@ -9,6 +9,10 @@ from typing import Any
 
 import httpx
 
+from erma.ratings import anchors
+from erma.server.hub import BOT_NAMES
+from erma.server.pairing import nearest_bot
+
 from .conftest import Client, Running, choose, run_async
 
 PUBLIC_TILE_EVENTS = {
@@ -266,9 +270,18 @@ def test_a_bot_match_at_a_chosen_level(server: Running) -> None:
         assert [p["level"] for p in view["players"] if p["bot"]] == [5]
         await c.send({"type": "leave", "match": m["match"]})
         await c.expect("match_end")
+        # no level asked: the bot whose anchor is nearest the player's rating (after the escape, a loss)
+        me = httpx.get(server.url + "/api/me", headers={"Authorization": f"Bearer {c.token}"}).json()
+        prof = httpx.get(server.url + f"/api/players/{me['account']['name']}").json()
+        mu = (
+            prof["families"]["standard"]["rating"]["mu"]
+            if "families" in prof
+            else prof["standard"]["rating"]["mu"]
+        )
+        expected = nearest_bot(mu, {n: r.mu for n, r in anchors().items()}, BOT_NAMES)
         await c.send({"type": "queue", "room": "classic-novice", "opponent": "bot"})
-        m = await c.expect("match")  # no level asked: the bot nearest the player's rating (new: greedy)
-        assert [(p["name"], p["level"]) for p in m["players"] if p["bot"]] == [("机器人·贪心", None)]
+        m = await c.expect("match")
+        assert [p["name"] for p in m["players"] if p["bot"]] == [BOT_NAMES[expected]]
         await c.close()
 
     run_async(go())
