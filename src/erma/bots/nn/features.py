@@ -1,0 +1,350 @@
+"""The learning view (学习视角): a seat view as uint8 planes over the 34 kinds, and the fixed action space.
+
+One encoding serves the environments (:mod:`erma.env`), the data export (``erma sim --export``) and the
+``nn`` bot, so a network trained on one runs on the others. Everything here reads the
+:class:`~erma.game.seatview.SeatView` only — never the game state — except :func:`encode_oracle`, which is
+the oracle observation (the opponent's hand and the wall) for oracle-guided training. docs/env.md lists the
+planes, scalars and actions one by one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from erma.game.actions import Action, Kind
+from erma.game.seatview import SeatView
+from erma.game.state import GameState, Phase
+from erma.tiles import parse_tile
+
+# ----------------------------------------------------------------------------------------- actions
+
+DISCARD = 0
+"""0–33: 打牌 kind k."""
+RIICHI = 34
+"""34–67: 打牌 kind k and declare ready (报听)."""
+CHOW = 68
+"""68–88: 吃 the chow starting at suit s, rank r (index 68 + 7s + r; the chow's lowest tile is 9s + r)."""
+PUNG = 89
+KONG = 90
+"""明杠 the discard."""
+CKONG = 91
+"""91–124: 暗杠 kind k."""
+AKONG = 125
+"""125–158: 加杠 kind k."""
+XKONG = 159
+"""159–192: 无双: extend the kong of kind k."""
+WIN_ = 193
+PASS_ = 194
+SELECT = 195
+"""195–228: start exchange, mark one tile of kind k."""
+EXCHANGE = 229
+ACCEPT = 230
+"""Accept the triplet offer, giving back the three tiles chosen by :func:`accept_choice`."""
+CUO = 231
+"""231–264: 搓牌 kind k."""
+PICK = 265
+"""海底捞月: pick a reserve position; the environment (or bot) draws the position from its own seeded
+generator (the pick is blind)."""
+MAIDI = 266
+DINGDI = 267
+NUM_ACTIONS = 268
+
+ACTION_NAMES: tuple[str, ...] = (
+    *(f"discard {k}" for k in range(34)),
+    *(f"riichi {k}" for k in range(34)),
+    *(f"chow {9 * (i // 7) + i % 7}" for i in range(21)),
+    "pung",
+    "kong",
+    *(f"ckong {k}" for k in range(34)),
+    *(f"akong {k}" for k in range(34)),
+    *(f"xkong {k}" for k in range(34)),
+    "win",
+    "pass",
+    *(f"select {k}" for k in range(34)),
+    "exchange",
+    "accept",
+    *(f"cuo {k}" for k in range(34)),
+    "pick",
+    "maidi",
+    "dingdi",
+)
+"""A readable name per action index (kinds as 0–33)."""
+
+_TILE_BASE = {
+    Kind.CONCEALED_KONG: CKONG,
+    Kind.ADDED_KONG: AKONG,
+    Kind.EXTEND_KONG: XKONG,
+    Kind.SELECT: SELECT,
+    Kind.CUO: CUO,
+}
+_PLAIN = {
+    Kind.PUNG: PUNG,
+    Kind.KONG: KONG,
+    Kind.WIN: WIN_,
+    Kind.PASS: PASS_,
+    Kind.EXCHANGE: EXCHANGE,
+    Kind.MAIDI: MAIDI,
+    Kind.DINGDI: DINGDI,
+}
+_PICK_ANY = Action(Kind.PICK, index=-1)
+"""Stands for "pick" in an action table until the picker draws the position."""
+
+
+def action_index(a: Action) -> int:
+    """The index of an engine action in the fixed space (every 接受 and every pick share one index)."""
+    k = a.kind
+    if k is Kind.DISCARD:
+        return (RIICHI if a.riichi else DISCARD) + a.tile
+    base = _TILE_BASE.get(k)
+    if base is not None:
+        return base + a.tile
+    plain = _PLAIN.get(k)
+    if plain is not None:
+        return plain
+    if k is Kind.CHOW:
+        return CHOW + 7 * (a.tile // 9) + a.tile % 9
+    if k is Kind.ACCEPT:
+        return ACCEPT
+    if k is Kind.PICK:
+        return PICK
+    raise ValueError(f"action {a} has no index in the learning action space")
+
+
+def accept_choice(view: SeatView, legal: Sequence[Action]) -> Action | None:
+    """The one 接受 (accept) the action space offers: give back the three tiles held that are least
+    connected (fewest copies of the same and neighbouring kinds held; ties: the higher kind), never the
+    offered kind; if that gift is not legal, the first legal accept in the engine's order."""
+    accepts = [a for a in legal if a.kind is Kind.ACCEPT]
+    if not accepts:
+        return None
+    h = view.hand
+    offer = view.offer
+
+    def link(t: int) -> int:
+        n = h[t]
+        if t < 27:
+            r = t % 9
+            n += (h[t - 1] if r > 0 else 0) + (h[t + 1] if r < 8 else 0)
+        return n
+
+    order = sorted((t for t in range(34) for _ in range(h[t]) if t != offer), key=lambda t: (link(t), -t))
+    want = Action(Kind.ACCEPT, tiles=tuple(sorted(order[:3])))
+    return want if want in accepts else accepts[0]
+
+
+def action_table(view: SeatView, legal: Sequence[Action]) -> tuple[npt.NDArray[np.int8], dict[int, Action]]:
+    """The mask over the fixed space and the engine action behind each allowed index (``pick`` maps to a
+    placeholder: resolve it with :func:`resolve`)."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    table: dict[int, Action] = {}
+    for a in legal:
+        k = a.kind
+        if k is Kind.ACCEPT or k is Kind.PICK:
+            continue
+        i = action_index(a)
+        table[i] = a
+        mask[i] = 1
+    if view.phase is Phase.TRIPLET:
+        acc = accept_choice(view, legal)
+        if acc is not None:
+            table[ACCEPT] = acc
+            mask[ACCEPT] = 1
+    elif view.phase is Phase.HAIDI and legal:
+        table[PICK] = _PICK_ANY
+        mask[PICK] = 1
+    return mask, table
+
+
+def resolve(a: Action, reserve: int, rng: random.Random) -> Action:
+    """The engine action to apply: a ``pick`` gets a position drawn from ``rng`` among ``reserve``."""
+    if a is _PICK_ANY:
+        return Action(Kind.PICK, index=rng.randrange(reserve))
+    return a
+
+
+# ------------------------------------------------------------------------------------ observations
+
+PLANES: tuple[str, ...] = (
+    "hand",
+    "drawn",
+    "melds",
+    "concealed_kongs",
+    "opponent_melds",
+    "river",
+    "opponent_river",
+    "last_discard",
+    "visible",
+    "unseen",
+    "revealed",
+    "bonus_kinds",
+    "wild",
+    "flipped",
+    "offer",
+    "selected",
+    "cuo_kinds",
+    "played",
+)
+"""The planes (rows of 34), in order; docs/env.md says what each holds."""
+NUM_PLANES = len(PLANES)
+
+PHASES: tuple[Phase, ...] = tuple(Phase)
+SCALARS: tuple[str, ...] = (
+    "seat",
+    "dealer",
+    "seat_wind",
+    "prevalent_wind",
+    "riichi",
+    "opponent_riichi",
+    "opponent_hand_count",
+    "wall_left",
+    "draws_left",
+    "reserve_count",
+    "win_multiplier",
+    "jokers",
+    "size",
+    "flowers",
+    "opponent_flowers",
+    "melds",
+    "opponent_melds",
+    "acting",
+    *(f"phase_{p.value}" for p in PHASES),
+)
+"""The scalars, in order (each 0–255); the phase is one-hot."""
+NUM_SCALARS = len(SCALARS)
+_PHASE_AT = {p: SCALARS.index(f"phase_{p.value}") for p in PHASES}
+
+ORACLE_PLANES: tuple[str, ...] = ("opponent_hand", "wall", "next_draw", "reserve")
+"""The oracle observation's planes: the opponent's concealed tiles, the undrawn wall's tiles, the next
+tile the head of the wall gives, the reserve (out of play) — read from the game state, not the view."""
+NUM_ORACLE = len(ORACLE_PLANES)
+
+_TILE_OF: dict[str, int] = {}
+
+
+def _tile(text: str) -> int:
+    t = _TILE_OF.get(text)
+    if t is None:
+        t = _TILE_OF[text] = parse_tile(text)
+    return t
+
+
+def encode(view: SeatView, planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8]) -> None:
+    """Write ``view`` into ``planes`` (NUM_PLANES × 34, zeroed here) and ``scalars`` (NUM_SCALARS)."""
+    planes.fill(0)
+    seat = view.seat
+    other = 1 - seat
+    planes[0] = view.hand
+    if view.drawn is not None:
+        planes[1, view.drawn] = 1
+    melds = planes[2]
+    for m in view.melds:
+        if m.is_concealed:
+            planes[3, m.tile] = 1
+        for t in m.tiles:
+            melds[t] += 1
+    om = planes[4]
+    for m in view.opponent_melds:
+        for t in m.tiles:
+            om[t] += 1
+    river = planes[5]
+    for t in view.discards[seat]:
+        if t < 34:
+            river[t] += 1
+    river = planes[6]
+    for t in view.discards[other]:
+        if t < 34:
+            river[t] += 1
+    if view.last_discard is not None and view.last_discard < 34:
+        planes[7, view.last_discard] = 1
+    visible = view.visible
+    planes[8] = visible
+    copies = view.rules.copies
+    planes[9] = [copies - v if v < copies else 0 for v in visible]
+    for t in view.revealed:
+        if t < 34:
+            planes[10, t] += 1
+    for t in view.bonus_kinds:
+        if t < 34:
+            planes[11, t] = 1
+    if view.wild is not None:
+        planes[12, view.wild] = 1
+    flipped = view.extras.get("flipped") if view.extras else None
+    if flipped:
+        t = _tile(flipped)
+        if t < 34:
+            planes[13, t] = 1
+    if view.offer is not None:
+        planes[14, view.offer] = 1
+    for t in view.selected:
+        planes[15, t] += 1
+    for t in view.cuo_kinds:
+        planes[16, t] = 1
+    planes[17] = view.counts
+    s = scalars
+    s.fill(0)
+    s[0] = seat
+    s[1] = view.dealer == seat
+    s[2] = view.seat_winds[seat]
+    s[3] = view.prevalent_wind
+    s[4] = view.riichi[seat]
+    s[5] = view.riichi[other]
+    s[6] = view.opponent_hand_count
+    s[7] = min(255, view.wall_left)
+    s[8] = min(255, view.draws_left)
+    s[9] = min(255, view.reserve_count)
+    s[10] = view.win_multiplier
+    s[11] = view.jokers
+    s[12] = view.size
+    s[13] = len(view.flowers[seat])
+    s[14] = len(view.flowers[other])
+    s[15] = len(view.meld_texts[seat])
+    s[16] = len(view.meld_texts[other])
+    s[17] = view.actor == seat
+    s[_PHASE_AT[view.phase]] = 1
+
+
+def encode_oracle(state: GameState, seat: int, out: npt.NDArray[np.uint8]) -> None:
+    """Write the oracle planes (NUM_ORACLE × 34) of ``seat``: what it cannot see, from the state."""
+    out.fill(0)
+    out[0] = state.seats[1 - seat].counts
+    wall = out[1]
+    for t in state.wall[state.head : state.tail]:
+        if t < 34:
+            wall[t] += 1
+    if state.head < state.tail and state.wall[state.head] < 34:
+        out[2, state.wall[state.head]] = 1
+    res = out[3]
+    for t in state.reserve:
+        if t < 34:
+            res[t] += 1
+
+
+def observe(view: SeatView) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """New arrays (planes, scalars) for ``view``."""
+    planes = np.zeros((NUM_PLANES, 34), dtype=np.uint8)
+    scalars = np.zeros(NUM_SCALARS, dtype=np.uint8)
+    encode(view, planes, scalars)
+    return planes, scalars
+
+
+__all__ = [
+    "ACTION_NAMES",
+    "NUM_ACTIONS",
+    "NUM_ORACLE",
+    "NUM_PLANES",
+    "NUM_SCALARS",
+    "ORACLE_PLANES",
+    "PLANES",
+    "SCALARS",
+    "accept_choice",
+    "action_index",
+    "action_table",
+    "encode",
+    "encode_oracle",
+    "observe",
+    "resolve",
+]

@@ -1,0 +1,146 @@
+"""The native batch (批量环境): N hands against a bot, stepped together, observations written in place.
+
+A Gymnasium :class:`~gymnasium.vector.VectorEnv` without the copying of a vector of environments: one array
+per observation part holds every game's row; a finished hand is replaced by the next at once
+(``same-step`` autoreset: the step returns the finished hand's reward and ``terminated``, the new hand's
+observation, and the last observation in ``infos["final_obs"]`` when ``keep_final`` is set).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from erma.bots import Bot, make_bot
+from erma.bots.nn.features import NUM_ACTIONS, NUM_ORACLE, NUM_PLANES, NUM_SCALARS
+from erma.env.spaces import action_space, observation_space
+from erma.env.table import Illegal, Reward, Table, rules_of
+from erma.game import apply_unchecked
+from erma.rules import RuleSet
+
+
+class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
+    """``num_envs`` hands of ``rules``, the agent against ``opponent`` in each (its seat drawn per hand)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        rules: str | RuleSet = "cuopai789",
+        num_envs: int = 16,
+        opponent: str = "greedy",
+        *,
+        oracle: bool = False,
+        reward: str = "points",
+        shaping: float = 0.1,
+        illegal: str = "default",
+        keep_final: bool = False,
+        overrides: dict[str, Any] | None = None,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be ≥ 1, not {num_envs}")
+        self.rules = rules_of(rules, overrides)
+        self.num_envs = num_envs
+        self.oracle = oracle
+        self.keep_final = keep_final
+        self.opponent_name = opponent
+        self.single_observation_space = observation_space(oracle)
+        self.single_action_space = action_space()
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.tables = [
+            Table(self.rules, reward=Reward(reward), shaping=shaping, illegal=Illegal(illegal))
+            for _ in range(num_envs)
+        ]
+        self.seats = [0] * num_envs
+        self.bots: list[Bot] = [make_bot(opponent, i) for i in range(num_envs)]
+        self._rng = random.Random()
+        self.obs: dict[str, np.ndarray] = {
+            "observation": np.zeros((num_envs, NUM_PLANES, 34), dtype=np.uint8),
+            "scalars": np.zeros((num_envs, NUM_SCALARS), dtype=np.uint8),
+            "action_mask": np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8),
+        }
+        if oracle:
+            self.obs["oracle"] = np.zeros((num_envs, NUM_ORACLE, 34), dtype=np.uint8)
+
+    def _opponents(self, i: int) -> float:
+        t = self.tables[i]
+        seat = self.seats[i]
+        bot = self.bots[i]
+        got = 0.0
+        while not t.over and t.actor != seat:
+            view = t.view
+            assert view is not None
+            apply_unchecked(t.state, 1 - seat, bot.choose(view if bot.uses_view else None, list(view.legal)))  # type: ignore[arg-type]
+            t.refresh()
+            if t.over:
+                assert t.state.result is not None
+                got += t.state.result.deltas[seat]
+        return got
+
+    def _new_hand(self, i: int) -> None:
+        t = self.tables[i]
+        while True:
+            self.seats[i] = self._rng.randrange(2)
+            t.deal(self._rng)
+            self._opponents(i)
+            if not t.over:
+                return
+
+    def _write(self, i: int) -> None:
+        o = self.obs
+        self.tables[i].observe(
+            self.seats[i],
+            o["observation"][i],
+            o["scalars"][i],
+            o["action_mask"][i],
+            o["oracle"][i] if self.oracle else None,
+        )
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Deal every hand (``seed``: one int seeds the whole batch)."""
+        if isinstance(seed, list):
+            seed = seed[0]
+        if seed is not None:
+            self._rng = random.Random(seed)
+            self.bots = [make_bot(self.opponent_name, f"{seed}:{i}") for i in range(self.num_envs)]
+        for i in range(self.num_envs):
+            self._new_hand(i)
+            self._write(i)
+        return self.obs, {"seat": np.array(self.seats)}
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One decision in every hand; a finished hand is dealt anew at once."""
+        n = self.num_envs
+        rewards = np.zeros(n, dtype=np.float64)
+        terminated = np.zeros(n, dtype=bool)
+        illegal = np.zeros(n, dtype=bool)
+        finals: list[dict[str, np.ndarray] | None] = [None] * n
+        rng = self._rng
+        for i in range(n):
+            t = self.tables[i]
+            r, bad = t.step(int(actions[i]), rng)
+            seat = self.seats[i]
+            got = r[seat] + self._opponents(i)
+            illegal[i] = bad
+            rewards[i] = got
+            if t.over:
+                terminated[i] = True
+                if self.keep_final:
+                    self._write(i)
+                    finals[i] = {k: v[i].copy() for k, v in self.obs.items()}
+                self._new_hand(i)
+            self._write(i)
+        infos: dict[str, Any] = {"illegal": illegal, "seat": np.array(self.seats)}
+        if self.keep_final:
+            infos["final_obs"] = finals
+        return self.obs, rewards, terminated, np.zeros(n, dtype=bool), infos

@@ -1,0 +1,113 @@
+"""The Gymnasium single-agent environment (单智能体环境): one seat against an erma bot."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from erma.bots import Bot, make_bot
+from erma.env.spaces import action_space, observation_space
+from erma.env.table import Illegal, Reward, Table, empty_observation, rules_of
+from erma.game import apply_unchecked, seat_view
+from erma.rules import RuleSet
+
+
+class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
+    """One hand per episode, the agent at ``seat`` (None: drawn each hand) against ``opponent`` (a bot name).
+
+    A hand that ends before the agent's first decision (a dealer's 天和 against it) is skipped: the episode
+    starts with the next hand. The reward is the agent's (zero-sum points, or shaped: see Reward).
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        rules: str | RuleSet = "cuopai789",
+        opponent: str = "greedy",
+        *,
+        seat: int | None = None,
+        oracle: bool = False,
+        reward: str = "points",
+        shaping: float = 0.1,
+        illegal: str = "default",
+        overrides: dict[str, Any] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if seat not in (None, 0, 1):
+            raise ValueError(f"seat must be 0, 1 or None (drawn each hand), not {seat!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: erma renders 'ansi' only")
+        self.rules = rules_of(rules, overrides)
+        self.opponent_name = opponent
+        self.opponent: Bot = make_bot(opponent, 0)
+        self.fixed_seat = seat
+        self.seat = 0
+        self.oracle = oracle
+        self.render_mode = render_mode
+        self.observation_space = observation_space(oracle)
+        self.action_space = action_space()
+        self._table = Table(self.rules, reward=Reward(reward), shaping=shaping, illegal=Illegal(illegal))
+        self._rng = random.Random()
+
+    def _play_opponent(self) -> float:
+        """Let the opponent decide until the agent must or the hand ends; the agent's reward meanwhile."""
+        t = self._table
+        got = 0.0
+        other = 1 - self.seat
+        while not t.over and t.actor == other:
+            st = t.state
+            view = t.view
+            assert view is not None
+            action = self.opponent.choose(view if self.opponent.uses_view else None, list(view.legal))  # type: ignore[arg-type]
+            apply_unchecked(st, other, action)
+            t.refresh()
+            if t.over:
+                assert st.result is not None
+                got += st.result.deltas[self.seat]
+        return got
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        obs = empty_observation(self.oracle)
+        self._table.observe(self.seat, obs["observation"], obs["scalars"], obs["action_mask"], obs.get("oracle"))
+        return obs
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+            self.opponent = make_bot(self.opponent_name, f"{seed}:opponent")
+        while True:
+            self.seat = self.fixed_seat if self.fixed_seat is not None else self._rng.randrange(2)
+            self._table.deal(self._rng)
+            self._play_opponent()
+            if not self._table.over:
+                break
+        return self._obs(), {"seat": self.seat}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        t = self._table
+        if t.over:
+            raise RuntimeError("the hand is over: call reset()")
+        rewards, illegal = t.step(int(action), self._rng)
+        reward = rewards[self.seat] + self._play_opponent()
+        info: dict[str, Any] = {"illegal": illegal, "seat": self.seat}
+        if t.over:
+            result = t.state.result
+            info["result"] = result.to_json() if result is not None else None
+        return self._obs(), float(reward), t.over, False, info
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return json.dumps(seat_view(self._table.state, self.seat).to_json(), ensure_ascii=False)
+
+    def action_masks(self) -> np.ndarray:
+        """The current mask (sb3-contrib's MaskablePPO reads this method)."""
+        return self._table.mask.copy() if self._table.actor == self.seat else np.zeros_like(self._table.mask)

@@ -1,0 +1,176 @@
+"""One hand under an environment (环境的一局): deal from a seeded generator, the current decision's mask and
+action table, the step, the rewards. Shared by the AEC, single-agent and batch environments."""
+
+from __future__ import annotations
+
+import enum
+import random
+
+import numpy as np
+import numpy.typing as npt
+
+from erma.analysis import shapes
+from erma.bots.nn.features import (
+    NUM_ACTIONS,
+    NUM_ORACLE,
+    NUM_PLANES,
+    NUM_SCALARS,
+    action_table,
+    encode,
+    encode_oracle,
+    resolve,
+)
+from erma.game import Action, GameState, Phase, SeatView, apply_unchecked, new_hand, seat_view, timeout_action
+from erma.rules import RuleSet, find_ruleset
+
+
+class Reward(enum.Enum):
+    """What a seat is paid."""
+
+    POINTS = "points"
+    """Zero-sum, at the end of the hand only: the hand's points (``HandResult.deltas``)."""
+    SHAPED = "shaped"
+    """The points plus, at each of the seat's decisions, ``shaping`` × the fall of its shanten (向听) since
+    its previous decision (a potential −shaping × shanten, discount 1; not zero-sum)."""
+
+
+class Illegal(enum.Enum):
+    """What an action the mask does not allow does."""
+
+    DEFAULT = "default"
+    """Play the engine's timeout default instead (RULES §5.3) and say so in ``info["illegal"]``."""
+    RAISE = "raise"
+    """Raise ValueError naming the action and the phase."""
+
+
+def rules_of(rules: str | RuleSet, overrides: dict[str, object] | None = None) -> RuleSet:
+    """A preset by name (with overrides) or a rule set as given."""
+    if isinstance(rules, RuleSet):
+        return rules
+    return find_ruleset(rules, overrides)
+
+
+def hand_seed(rng: random.Random) -> str:
+    """A hand seed drawn from the environment's generator."""
+    return f"{rng.getrandbits(64):016x}"
+
+
+def shanten(view: SeatView) -> int:
+    """The seat's shanten as its family reads it (with wild tiles as jokers)."""
+    if view.wild is None:
+        return shapes.overall(view.key, view.size)
+    return shapes.regular(view.key, view.size, view.jokers)
+
+
+class Table:
+    """One hand and its current decision, as the environments step it."""
+
+    __slots__ = ("illegal", "last_shanten", "mask", "reward", "rules", "shaping", "state", "table", "view")
+
+    def __init__(
+        self, rules: RuleSet, *, reward: Reward = Reward.POINTS, shaping: float = 0.1, illegal: Illegal
+    ) -> None:
+        self.rules = rules
+        self.reward = reward
+        self.shaping = shaping
+        self.illegal = illegal
+        self.state: GameState = new_hand(rules, "0")
+        self.view: SeatView | None = None
+        self.mask: npt.NDArray[np.int8] = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self.table: dict[int, Action] = {}
+        self.last_shanten: list[int | None] = [None, None]
+
+    def deal(self, rng: random.Random) -> None:
+        """A new hand from ``rng`` (its seed and, when the rule set rolls one, its dealer)."""
+        self.state = new_hand(self.rules, hand_seed(rng))
+        self.last_shanten = [None, None]
+        self.refresh()
+
+    @property
+    def over(self) -> bool:
+        """The hand has ended."""
+        return self.state.phase is Phase.END
+
+    @property
+    def actor(self) -> int:
+        """The seat to decide."""
+        return self.state.actor
+
+    def refresh(self) -> None:
+        """Build the current decision's view, mask and action table."""
+        st = self.state
+        if st.phase is Phase.END:
+            self.view = None
+            self.mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            self.table = {}
+            return
+        view = self.view = seat_view(st, st.actor)
+        self.mask, self.table = action_table(view, view.legal)
+
+    def step(self, index: int, rng: random.Random) -> tuple[list[float], bool]:
+        """Apply action ``index`` for the actor: (rewards of both seats, whether it was illegal)."""
+        st = self.state
+        seat = st.actor
+        action = self.table.get(int(index))
+        illegal = action is None
+        if action is None:
+            if self.illegal is Illegal.RAISE:
+                raise ValueError(
+                    f"action {index} is not legal for seat {seat} in phase {st.phase.value} "
+                    f"(legal: {sorted(self.table)})"
+                )
+            action = timeout_action(st, seat)
+        else:
+            action = resolve(action, len(st.reserve), rng)
+        rewards = [0.0, 0.0]
+        if self.reward is Reward.SHAPED and self.view is not None:
+            now = shanten(self.view)
+            before = self.last_shanten[seat]
+            if before is not None:
+                rewards[seat] += self.shaping * (before - now)
+            self.last_shanten[seat] = now
+        apply_unchecked(st, seat, action)
+        self.refresh()
+        if st.phase is Phase.END:
+            assert st.result is not None
+            rewards[0] += st.result.deltas[0]
+            rewards[1] += st.result.deltas[1]
+        return rewards, illegal
+
+    def observe(
+        self,
+        seat: int,
+        planes: npt.NDArray[np.uint8],
+        scalars: npt.NDArray[np.uint8],
+        mask: npt.NDArray[np.int8],
+        oracle: npt.NDArray[np.uint8] | None = None,
+    ) -> None:
+        """Write ``seat``'s observation into the given arrays (its mask is all zeros when it is not to act)."""
+        st = self.state
+        view = self.view if self.view is not None and self.view.seat == seat else seat_view(st, seat)
+        encode(view, planes, scalars)
+        if st.phase is not Phase.END and st.actor == seat:
+            mask[:] = self.mask
+        else:
+            mask.fill(0)
+        if oracle is not None:
+            encode_oracle(st, seat, oracle)
+
+    def default_index(self) -> int:
+        """The index of the engine's timeout default for the actor (a legal action)."""
+        from erma.bots.nn.features import PICK, action_index
+
+        a = timeout_action(self.state, self.actor)
+        return PICK if a.kind.value == "pick" else action_index(a)
+
+
+def empty_observation(oracle: bool) -> dict[str, npt.NDArray[np.generic]]:
+    """Zeroed arrays of one observation."""
+    out: dict[str, npt.NDArray[np.generic]] = {
+        "observation": np.zeros((NUM_PLANES, 34), dtype=np.uint8),
+        "scalars": np.zeros(NUM_SCALARS, dtype=np.uint8),
+        "action_mask": np.zeros(NUM_ACTIONS, dtype=np.int8),
+    }
+    if oracle:
+        out["oracle"] = np.zeros((NUM_ORACLE, 34), dtype=np.uint8)
+    return out
