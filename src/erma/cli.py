@@ -105,18 +105,34 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise RuleSetError(f"--games {args.games}: at least 1")
     records = Path(args.records) if args.records else None
+    if args.export and (records is not None or args.cluster):
+        raise RuleSetError("--export: not with --records or --cluster (the shards are written here)")
     with _progress_bar(f"{args.rules} {args.bots}", args.no_progress) as progress:
-        stats = run(
-            rules,
-            bots,
-            args.games,
-            args.seed,
-            duplicate=args.duplicate,
-            records=records,
-            progress=None if progress is None else (lambda done: progress(done, args.games)),
-            workers=args.workers,
-            cluster=args.cluster,
-        )
+        if args.export:
+            from erma.env.export import export_run
+
+            stats = export_run(
+                rules,
+                bots,
+                args.games,
+                args.seed,
+                Path(args.export),
+                duplicate=args.duplicate,
+                progress=None if progress is None else (lambda done: progress(done, args.games)),
+                workers=args.workers,
+            )
+        else:
+            stats = run(
+                rules,
+                bots,
+                args.games,
+                args.seed,
+                duplicate=args.duplicate,
+                records=records,
+                progress=None if progress is None else (lambda done: progress(done, args.games)),
+                workers=args.workers,
+                cluster=args.cluster,
+            )
     summary = stats.summary()
     if not args.json:
         print(
@@ -435,6 +451,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bots", default="greedy,random", help="two bot names, comma-separated")
     sim.add_argument("--seed", default="0")
     sim.add_argument("--records", default=None, help="write one record file per game into this folder")
+    sim.add_argument(
+        "--export",
+        default=None,
+        metavar="DIR",
+        help="write every decision (observation, mask, action, final return) as .npz shards into DIR "
+        "(needs the env extra; docs/env.md)",
+    )
     sim.add_argument("--json", action="store_true", help="end with one JSON line of statistics")
     sim.add_argument("--duplicate", action="store_true", help="play every wall twice with the seats swapped")
     sim.add_argument("--option", action="append", default=[], help="rule option KEY=VALUE (repeatable)")

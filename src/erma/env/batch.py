@@ -20,7 +20,6 @@ from erma.bots import Bot, make_bot
 from erma.bots.nn.features import NUM_ACTIONS, NUM_ORACLE, NUM_PLANES, NUM_SCALARS
 from erma.env.spaces import action_space, observation_space
 from erma.env.table import Illegal, Reward, Table, rules_of
-from erma.game import apply_unchecked
 from erma.rules import RuleSet
 
 
@@ -74,10 +73,7 @@ class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarra
         bot = self.bots[i]
         got = 0.0
         while not t.over and t.actor != seat:
-            view = t.view
-            assert view is not None
-            apply_unchecked(t.state, 1 - seat, bot.choose(view if bot.uses_view else None, list(view.legal)))  # type: ignore[arg-type]
-            t.refresh()
+            t.play(bot.choose(t.view if bot.uses_view else None, t.legal()))  # type: ignore[arg-type]
             if t.over:
                 assert t.state.result is not None
                 got += t.state.result.deltas[seat]

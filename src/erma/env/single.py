@@ -12,7 +12,7 @@ import numpy as np
 from erma.bots import Bot, make_bot
 from erma.env.spaces import action_space, observation_space
 from erma.env.table import Illegal, Reward, Table, empty_observation, rules_of
-from erma.game import apply_unchecked, seat_view
+from erma.game import seat_view
 from erma.rules import RuleSet
 
 
@@ -59,16 +59,12 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         t = self._table
         got = 0.0
         other = 1 - self.seat
+        bot = self.opponent
         while not t.over and t.actor == other:
-            st = t.state
-            view = t.view
-            assert view is not None
-            action = self.opponent.choose(view if self.opponent.uses_view else None, list(view.legal))  # type: ignore[arg-type]
-            apply_unchecked(st, other, action)
-            t.refresh()
+            t.play(bot.choose(t.view if bot.uses_view else None, t.legal()))  # type: ignore[arg-type]
             if t.over:
-                assert st.result is not None
-                got += st.result.deltas[self.seat]
+                assert t.state.result is not None
+                got += t.state.result.deltas[self.seat]
         return got
 
     def _obs(self) -> dict[str, np.ndarray]:

@@ -20,7 +20,17 @@ from erma.bots.nn.features import (
     encode_oracle,
     resolve,
 )
-from erma.game import Action, GameState, Phase, SeatView, apply_unchecked, new_hand, seat_view, timeout_action
+from erma.game import (
+    Action,
+    GameState,
+    Phase,
+    SeatView,
+    apply_unchecked,
+    legal_actions,
+    new_hand,
+    seat_view,
+    timeout_action,
+)
 from erma.rules import RuleSet, find_ruleset
 
 
@@ -65,7 +75,7 @@ def shanten(view: SeatView) -> int:
 class Table:
     """One hand and its current decision, as the environments step it."""
 
-    __slots__ = ("illegal", "last_shanten", "mask", "reward", "rules", "shaping", "state", "table", "view")
+    __slots__ = ("_mask", "_table", "_view", "illegal", "last_shanten", "reward", "rules", "shaping", "state")
 
     def __init__(
         self, rules: RuleSet, *, reward: Reward = Reward.POINTS, shaping: float = 0.1, illegal: Illegal
@@ -75,9 +85,9 @@ class Table:
         self.shaping = shaping
         self.illegal = illegal
         self.state: GameState = new_hand(rules, "0")
-        self.view: SeatView | None = None
-        self.mask: npt.NDArray[np.int8] = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        self.table: dict[int, Action] = {}
+        self._view: SeatView | None = None
+        self._mask: npt.NDArray[np.int8] | None = None
+        self._table: dict[int, Action] = {}
         self.last_shanten: list[int | None] = [None, None]
 
     def deal(self, rng: random.Random) -> None:
@@ -97,34 +107,62 @@ class Table:
         return self.state.actor
 
     def refresh(self) -> None:
-        """Build the current decision's view, mask and action table."""
-        st = self.state
-        if st.phase is Phase.END:
-            self.view = None
-            self.mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            self.table = {}
-            return
-        view = self.view = seat_view(st, st.actor)
-        self.mask, self.table = action_table(view, view.legal)
+        """Forget the decision's view, mask and action table (built again when asked for)."""
+        self._view = None
+        self._mask = None
+
+    @property
+    def view(self) -> SeatView | None:
+        """The actor's view (None once the hand is over)."""
+        if self._view is None:
+            st = self.state
+            if st.phase is Phase.END:
+                return None
+            self._view = seat_view(st, st.actor)
+        return self._view
+
+    def _decision(self) -> tuple[npt.NDArray[np.int8], dict[int, Action]]:
+        if self._mask is None:
+            view = self.view
+            if view is None:
+                self._mask, self._table = np.zeros(NUM_ACTIONS, dtype=np.int8), {}
+            else:
+                self._mask, self._table = action_table(view, view.legal)
+        return self._mask, self._table
+
+    @property
+    def mask(self) -> npt.NDArray[np.int8]:
+        """The actor's mask over the fixed action space."""
+        return self._decision()[0]
+
+    def play(self, action: Action) -> None:
+        """Apply an engine action for the actor (a bot's)."""
+        apply_unchecked(self.state, self.state.actor, action)
+        self.refresh()
+
+    def legal(self) -> list[Action]:
+        """The actor's legal engine actions."""
+        return legal_actions(self.state, self.state.actor)
 
     def step(self, index: int, rng: random.Random) -> tuple[list[float], bool]:
         """Apply action ``index`` for the actor: (rewards of both seats, whether it was illegal)."""
         st = self.state
         seat = st.actor
-        action = self.table.get(int(index))
+        view = self.view
+        action = self._decision()[1].get(int(index))
         illegal = action is None
         if action is None:
             if self.illegal is Illegal.RAISE:
                 raise ValueError(
                     f"action {index} is not legal for seat {seat} in phase {st.phase.value} "
-                    f"(legal: {sorted(self.table)})"
+                    f"(legal: {sorted(self._decision()[1])})"
                 )
             action = timeout_action(st, seat)
         else:
             action = resolve(action, len(st.reserve), rng)
         rewards = [0.0, 0.0]
-        if self.reward is Reward.SHAPED and self.view is not None:
-            now = shanten(self.view)
+        if self.reward is Reward.SHAPED and view is not None:
+            now = shanten(view)
             before = self.last_shanten[seat]
             if before is not None:
                 rewards[seat] += self.shaping * (before - now)
@@ -147,7 +185,10 @@ class Table:
     ) -> None:
         """Write ``seat``'s observation into the given arrays (its mask is all zeros when it is not to act)."""
         st = self.state
-        view = self.view if self.view is not None and self.view.seat == seat else seat_view(st, seat)
+        view = self._view if self._view is not None and self._view.seat == seat else None
+        if view is None:
+            view = self.view if st.phase is not Phase.END and st.actor == seat else seat_view(st, seat)
+        assert view is not None
         encode(view, planes, scalars)
         if st.phase is not Phase.END and st.actor == seat:
             mask[:] = self.mask
@@ -155,13 +196,6 @@ class Table:
             mask.fill(0)
         if oracle is not None:
             encode_oracle(st, seat, oracle)
-
-    def default_index(self) -> int:
-        """The index of the engine's timeout default for the actor (a legal action)."""
-        from erma.bots.nn.features import PICK, action_index
-
-        a = timeout_action(self.state, self.actor)
-        return PICK if a.kind.value == "pick" else action_index(a)
 
 
 def empty_observation(oracle: bool) -> dict[str, npt.NDArray[np.generic]]:

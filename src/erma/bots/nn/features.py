@@ -223,6 +223,9 @@ tile the head of the wall gives, the reserve (out of play) — read from the gam
 NUM_ORACLE = len(ORACLE_PLANES)
 
 _TILE_OF: dict[str, int] = {}
+_ZERO_PLANES = bytes(NUM_PLANES * 34)
+_UNSEEN = {c: bytes(max(0, c - v) for v in range(256)) for c in (4, 8)}
+"""Copies unseen from copies seen, as a bytes.translate table, by copies of a kind."""
 
 
 def _tile(text: str) -> int:
@@ -233,59 +236,55 @@ def _tile(text: str) -> int:
 
 
 def encode(view: SeatView, planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8]) -> None:
-    """Write ``view`` into ``planes`` (NUM_PLANES × 34, zeroed here) and ``scalars`` (NUM_SCALARS)."""
-    planes.fill(0)
+    """Write ``view`` into ``planes`` (NUM_PLANES × 34) and ``scalars`` (NUM_SCALARS)."""
     seat = view.seat
     other = 1 - seat
-    planes[0] = view.hand
+    b = bytearray(_ZERO_PLANES)  # one flat buffer, copied into the array at the end (fast in pure Python)
+    b[0:34] = bytes(view.hand)
     if view.drawn is not None:
-        planes[1, view.drawn] = 1
-    melds = planes[2]
+        b[34 + view.drawn] = 1
     for m in view.melds:
         if m.is_concealed:
-            planes[3, m.tile] = 1
+            b[102 + m.tile] = 1
         for t in m.tiles:
-            melds[t] += 1
-    om = planes[4]
+            b[68 + t] += 1
     for m in view.opponent_melds:
         for t in m.tiles:
-            om[t] += 1
-    river = planes[5]
+            b[136 + t] += 1
     for t in view.discards[seat]:
         if t < 34:
-            river[t] += 1
-    river = planes[6]
+            b[170 + t] += 1
     for t in view.discards[other]:
         if t < 34:
-            river[t] += 1
-    if view.last_discard is not None and view.last_discard < 34:
-        planes[7, view.last_discard] = 1
-    visible = view.visible
-    planes[8] = visible
-    copies = view.rules.copies
-    planes[9] = [copies - v if v < copies else 0 for v in visible]
+            b[204 + t] += 1
+    last = view.last_discard
+    if last is not None and last < 34:
+        b[238 + last] = 1
+    visible = bytes(view.visible)
+    b[272:306] = visible
+    b[306:340] = visible.translate(_UNSEEN[view.rules.copies])
     for t in view.revealed:
         if t < 34:
-            planes[10, t] += 1
+            b[340 + t] += 1
     for t in view.bonus_kinds:
         if t < 34:
-            planes[11, t] = 1
+            b[374 + t] = 1
     if view.wild is not None:
-        planes[12, view.wild] = 1
+        b[408 + view.wild] = 1
     flipped = view.extras.get("flipped") if view.extras else None
     if flipped:
         t = _tile(flipped)
         if t < 34:
-            planes[13, t] = 1
+            b[442 + t] = 1
     if view.offer is not None:
-        planes[14, view.offer] = 1
+        b[476 + view.offer] = 1
     for t in view.selected:
-        planes[15, t] += 1
+        b[510 + t] += 1
     for t in view.cuo_kinds:
-        planes[16, t] = 1
-    planes[17] = view.counts
-    s = scalars
-    s.fill(0)
+        b[544 + t] = 1
+    b[578:612] = bytes(view.counts)
+    planes.reshape(-1)[:] = np.frombuffer(b, dtype=np.uint8)
+    s = bytearray(NUM_SCALARS)
     s[0] = seat
     s[1] = view.dealer == seat
     s[2] = view.seat_winds[seat]
@@ -305,6 +304,7 @@ def encode(view: SeatView, planes: npt.NDArray[np.uint8], scalars: npt.NDArray[n
     s[16] = len(view.meld_texts[other])
     s[17] = view.actor == seat
     s[_PHASE_AT[view.phase]] = 1
+    scalars[:] = np.frombuffer(s, dtype=np.uint8)
 
 
 def encode_oracle(state: GameState, seat: int, out: npt.NDArray[np.uint8]) -> None:
@@ -348,3 +348,62 @@ __all__ = [
     "observe",
     "resolve",
 ]
+
+
+# --------------------------------------------------------------------------- the network's inputs
+
+PRESET_NAMES = ("cuopai789", "classic64", "wushuang128", "wenzhou2p")
+"""The presets the network knows (a one-hot input; another rule set gives zeros)."""
+SCALAR_SCALE = np.array(
+    [1, 1, 3, 3, 1, 1, 16, 136, 136, 136, 4, 8, 17, 8, 8, 6, 6, 1] + [1] * len(PHASES), dtype=np.float32
+)
+"""What each scalar is divided by in the network's input."""
+NUM_INPUTS = NUM_PLANES * 34 + NUM_SCALARS + 35 + len(PRESET_NAMES)
+"""Planes, scalars, shanten after discarding each kind and now (derived), the preset."""
+
+
+def shanten_plane(planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """Derived from one observation: the shanten (向听) after discarding each kind held (9 where none is
+    held) and, last, the shanten now — read from the ``played`` plane and the ``jokers`` scalar."""
+    from erma.analysis import shapes
+    from erma.analysis.tables import INC
+
+    counts = planes[PLANES.index("played")].tolist()
+    jokers = int(scalars[SCALARS.index("jokers")])
+    wild = bool(planes[PLANES.index("wild")].any())
+    key = 0
+    n = 0
+    for t, c in enumerate(counts):
+        if c:
+            key += INC[t] * c
+            n += c
+    out = np.full(35, 9.0, dtype=np.float32)
+    if n + jokers == 0:
+        return out
+    if wild:
+        out[34] = shapes.regular(key, n, jokers)
+        for t, c in enumerate(counts):
+            if c and (n - 1) % 3 != 0:
+                out[t] = shapes.regular(key - INC[t], n - 1, jokers)
+        return out
+    out[34] = shapes.overall(key, n)
+    if n % 3 == 2:  # a discard is due
+        for t, c in enumerate(counts):
+            if c:
+                out[t] = shapes.overall(key - INC[t], n - 1)
+    return out
+
+
+def net_input(planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8], rules: str) -> npt.NDArray[np.float32]:
+    """The network's input vector for one observation of a hand of preset ``rules``."""
+    preset = np.zeros(len(PRESET_NAMES), dtype=np.float32)
+    if rules in PRESET_NAMES:
+        preset[PRESET_NAMES.index(rules)] = 1.0
+    return np.concatenate(
+        [
+            planes.reshape(-1).astype(np.float32) * 0.25,
+            scalars.astype(np.float32) / SCALAR_SCALE,
+            shanten_plane(planes, scalars) * 0.25,
+            preset,
+        ]
+    )

@@ -1,0 +1,74 @@
+"""The ``nn`` bot (神经网络机器人): a small policy network trained by scripts/train_nn.py, run with numpy.
+
+The network is a multilayer perceptron: the input of :func:`~erma.bots.nn.features.net_input`, two hidden
+layers with ReLU, one logit per action of the fixed space; the bot takes the allowed action of highest
+logit (a 海底捞月 pick's position from its own seeded generator). The weights ship as ``weights.npz`` beside
+this module.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from erma.bots.base import BotView
+from erma.bots.nn.features import NUM_PLANES, NUM_SCALARS, action_table, encode, net_input, resolve
+from erma.game.actions import Action
+
+WEIGHTS = Path(__file__).with_name("weights.npz")
+"""The shipped weights."""
+
+
+class Network:
+    """The policy network's layers, as float32 arrays."""
+
+    def __init__(self, path: Path = WEIGHTS) -> None:
+        with np.load(path) as data:
+            n = int(data["layers"])
+            self.layers = [
+                (data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)) for i in range(n)
+            ]
+
+    def logits(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The action logits for one input vector (or a batch of rows)."""
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if i < last:
+                x = np.maximum(x, 0.0)
+        return x
+
+
+_SHARED: dict[Path, Network] = {}
+
+
+class NNBot:
+    """Picks the allowed action the network rates highest."""
+
+    name = "nn"
+    uses_view = True
+
+    def __init__(self, seed: int | str = 0, weights: Path = WEIGHTS) -> None:
+        self.rng = random.Random(seed)
+        net = _SHARED.get(weights)
+        if net is None:
+            net = _SHARED[weights] = Network(weights)
+        self.net = net
+        self._planes = np.zeros((NUM_PLANES, 34), dtype=np.uint8)
+        self._scalars = np.zeros(NUM_SCALARS, dtype=np.uint8)
+
+    def choose(self, view: BotView, legal: list[Action]) -> Action:
+        """The allowed action of highest logit."""
+        if len(legal) == 1:
+            return legal[0]
+        mask, table = action_table(view, legal)
+        if len(table) == 1:
+            (only,) = table.values()
+            return resolve(only, view.reserve_count, self.rng)
+        encode(view, self._planes, self._scalars)
+        logits = self.net.logits(net_input(self._planes, self._scalars, view.rules.name))
+        logits = np.where(mask > 0, logits, -np.inf)
+        return resolve(table[int(np.argmax(logits))], view.reserve_count, self.rng)
