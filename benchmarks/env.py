@@ -175,7 +175,8 @@ def main() -> None:
         }
         print(
             f"{preset:<12} env {env_rate:>7.0f} steps/s (×{env_rate / rl_env:.2f} RLCard env, "
-            f"{'meets' if env_rate >= 15000 else 'below'} 15,000)   batch(64) agent {batch_rate:>7.0f} steps/s"
+            f"{'meets' if env_rate >= 15000 else 'below'} 15,000)"
+            f"   batch(64) agent {batch_rate:>7.0f} steps/s"
             f"   engine {eng:>7.0f} steps/s (×{eng / rl_game:.2f} RLCard MahjongGame)"
         )
     print(json.dumps(out))

@@ -1,10 +1,13 @@
-"""Self-play speed: erma's presets with random and greedy bots, and RLCard's mahjong with random agents.
+"""Self-play speed: erma's presets with random and greedy bots, RLCard's mahjong engine with random choices.
 
-RLCard (the common Python research environment) plays 4-player mahjong with random agents; erma plays its
+Engine against engine, counted alike: erma's self-play with random bots (which read no view) counts every
+action applied to the state; RLCard's ``MahjongGame`` (4-player mahjong, the engine under its environment)
+is driven by a random choice among ``get_legal_actions`` and counts every ``game.step``. Neither builds an
+observation (benchmarks/env.py compares the environments, observations included). erma plays its
 two-player presets with full rules and scoring (every possible win is scored with the preset's fan table).
 Both are timed in the same run, on one core, in process CPU time (robust to other load on a shared
-machine); the script prints actions/s, games/s and the ratio of actions/s (erma random bots / RLCard random
-agents). Medians of several repeats.
+machine); the script prints actions/s, games/s and the ratio of actions/s (erma random bots / RLCard
+engine). Medians of several repeats.
 
 Usage: .venv/bin/python benchmarks/sim.py [--games 300] [--rlcard-games 100] [--repeats 3]
 """
@@ -36,19 +39,30 @@ def erma_speed(preset: str, bots: list[str], games: int, repeats: int, seed: int
 
 
 def rlcard_speed(games: int, repeats: int, seed: int) -> dict[str, float]:
-    import rlcard
-    from rlcard.agents import RandomAgent
+    import random
 
-    env = rlcard.make("mahjong", config={"seed": seed})
-    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
-    env.run(is_training=False)
+    import numpy as np
+    from rlcard.games.mahjong.game import MahjongGame
+
+    game = MahjongGame()
+    game.np_random = np.random.RandomState(seed)
+    rng = random.Random(seed)
+
+    def play() -> int:
+        state, _ = game.init_game()
+        n = 0
+        while not game.is_over():
+            state, _ = game.step(rng.choice(game.get_legal_actions(state)))
+            n += 1  # one decision submitted, as erma counts an action applied
+        return n
+
+    play()
     aps, gps = [], []
     for _ in range(repeats):
         actions = 0
         t0 = time.process_time()
         for _ in range(games):
-            trajectories, _ = env.run(is_training=False)
-            actions += sum(len(t) // 2 for t in trajectories)  # a trajectory alternates states and actions
+            actions += play()
         dt = time.process_time() - t0
         aps.append(actions / dt)
         gps.append(games / dt)
@@ -65,20 +79,24 @@ def main() -> None:
     args = parser.parse_args()
 
     rl = rlcard_speed(args.rlcard_games, args.repeats, args.seed)
-    out: dict[str, object] = {"rlcard_mahjong_random": rl}
+    out: dict[str, object] = {"rlcard_mahjong_game_random": rl}
     print(
-        f"RLCard mahjong, random agents: {rl['actions_per_second']:.0f} actions/s, "
+        f"RLCard MahjongGame, random choices: {rl['actions_per_second']:.0f} actions/s, "
         f"{rl['games_per_second']:.1f} games/s"
     )
     for preset in PRESETS:
         rnd = erma_speed(preset, ["random", "random"], args.games, args.repeats, args.seed)
         greedy = erma_speed(preset, ["greedy", "greedy"], args.greedy_games, args.repeats, args.seed)
         ratio = rnd["actions_per_second"] / rl["actions_per_second"]
-        out[preset] = {"random": rnd, "greedy": greedy, "ratio_random_actions_vs_rlcard": round(ratio, 2)}
+        out[preset] = {
+            "random": rnd,
+            "greedy": greedy,
+            "ratio_random_actions_vs_rlcard_game": round(ratio, 2),
+        }
         print(
             f"{preset:<12} random: {rnd['actions_per_second']:>7.0f} actions/s "
             f"{rnd['games_per_second']:>6.1f} games/s"
-            f"  (×{ratio:.1f} RLCard)   greedy: {greedy['actions_per_second']:>6.0f} actions/s"
+            f"  (×{ratio:.2f} RLCard MahjongGame)   greedy: {greedy['actions_per_second']:>6.0f} actions/s"
             f" {greedy['games_per_second']:>5.1f} games/s"
         )
     print(json.dumps(out))

@@ -25,7 +25,6 @@ import argparse
 import json
 import math
 import multiprocessing
-import random
 import statistics
 import time
 from pathlib import Path
@@ -184,6 +183,23 @@ def save(net, path: Path, meta: dict[str, object]) -> None:  # type: ignore[no-u
     print(f"  wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
 
 
+class TimedBot:
+    """A bot whose decision time is summed into ``timer`` ([seconds, decisions])."""
+
+    def __init__(self, bot, timer: list) -> None:  # type: ignore[no-untyped-def, type-arg]
+        self.bot = bot
+        self.timer = timer
+        self.name = bot.name
+        self.uses_view = bot.uses_view
+
+    def choose(self, view, legal):  # type: ignore[no-untyped-def]
+        t0 = time.perf_counter()
+        a = self.bot.choose(view, legal)
+        self.timer[0] += time.perf_counter() - t0
+        self.timer[1] += 1
+        return a
+
+
 def evaluate(weights: Path, expert: str, walls: int, seed: int) -> dict[str, object]:
     """Duplicate games nn vs the expert in every preset: mean nn points per wall (95% interval), wins."""
     from erma.bots.nn.bot import NNBot
@@ -191,24 +207,12 @@ def evaluate(weights: Path, expert: str, walls: int, seed: int) -> dict[str, obj
     out: dict[str, object] = {}
     for preset in PRESET_NAMES:
         rules = find_ruleset(preset)
-        nn = NNBot(f"{seed}:nn", weights)
         ex = make_bot(expert, f"{seed}:expert")
         per_wall = []
         wins = [0, 0]
         draws = 0
-        nn_time = 0.0
-        nn_calls = 0
-        choose = nn.choose
-
-        def timed_choose(view, legal):  # type: ignore[no-untyped-def]
-            nonlocal nn_time, nn_calls
-            t0 = time.perf_counter()
-            a = choose(view, legal)
-            nn_time += time.perf_counter() - t0
-            nn_calls += 1
-            return a
-
-        nn.choose = timed_choose  # type: ignore[method-assign]
+        timer = [0.0, 0]
+        nn = TimedBot(NNBot(f"{seed}:nn", weights), timer)
         for w in range(walls):
             total = 0
             for nn_seat in (0, 1):
@@ -223,7 +227,11 @@ def evaluate(weights: Path, expert: str, walls: int, seed: int) -> dict[str, obj
                     wins[0 if res.winner == nn_seat else 1] += 1
             per_wall.append(total)
         mean = statistics.fmean(per_wall)
-        half = 1.96 * statistics.stdev(per_wall) / math.sqrt(len(per_wall)) if len(per_wall) > 1 else float("nan")
+        half = (
+            1.96 * statistics.stdev(per_wall) / math.sqrt(len(per_wall))
+            if len(per_wall) > 1
+            else float("nan")
+        )
         games = 2 * walls
         out[preset] = {
             "walls": walls,
@@ -234,7 +242,7 @@ def evaluate(weights: Path, expert: str, walls: int, seed: int) -> dict[str, obj
             "draws": draws,
             "nn_win_rate": round(wins[0] / games, 4),
             "expert_win_rate": round(wins[1] / games, 4),
-            "nn_ms_per_decision": round(1000 * nn_time / max(1, nn_calls), 3),
+            "nn_ms_per_decision": round(1000 * timer[0] / max(1, timer[1]), 3),
         }
         print(f"  {preset}: {json.dumps(out[preset])}", flush=True)
     return out
@@ -243,14 +251,18 @@ def evaluate(weights: Path, expert: str, walls: int, seed: int) -> dict[str, obj
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--expert", default="greedy")
-    parser.add_argument("--data-minutes", type=float, default=5.0, help="CPU minutes of expert play per worker")
+    parser.add_argument(
+        "--data-minutes", type=float, default=5.0, help="CPU minutes of expert play per worker"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--shards", type=Path, action="append", default=[], help="erma sim --export folders")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--improve-minutes", type=float, default=0.0)
     parser.add_argument("--eval-walls", type=int, default=0)
-    parser.add_argument("--eval-only", action="store_true", help="evaluate the weights at --out, train nothing")
+    parser.add_argument(
+        "--eval-only", action="store_true", help="evaluate the weights at --out, train nothing"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()

@@ -58,7 +58,7 @@ def test_terminal_rewards_are_the_deltas() -> None:
         e.reset(seed=seed)
         totals = dict.fromkeys(e.possible_agents, 0.0)
         rng = np.random.default_rng(seed)
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, _, term, _, _ = e.last()
             if term:
                 e.step(None)
@@ -132,7 +132,7 @@ def test_shaped_rewards_pay_for_progress() -> None:
     e.reset(seed=4)
     on_the_way = []
     rng = np.random.default_rng(1)
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _, term, _, _ = e.last()
         if term:
             e.step(None)

@@ -31,6 +31,7 @@ BOTS: dict[str, Callable[[int | str], Bot]] = {
     "level3": GreedyBot,
     "level4": lambda seed: GreedyBot(seed, riichi=False, stakes=True),
     "level5": lambda seed: ExpertBot(seed, name="level5"),
+    "nn": lambda seed: _nn(seed),
 }
 """Every bot by name. ``greedy-plain`` is greedy without the 温州 value sense (its baseline); ``level1`` …
 ``level5`` are the levels a player picks (docs/bots.md): novice, greedy, and the expert looking less far."""
@@ -43,6 +44,12 @@ def bot_level(name: str) -> int | None:
     (5, None)
     """
     return int(name[5:]) if name.startswith("level") and name[5:].isdigit() else None
+
+
+def _nn(seed: int | str) -> Bot:
+    from erma.bots.nn.bot import NNBot  # numpy only when asked for (the env extra)
+
+    return NNBot(seed)
 
 
 def bot_names() -> list[str]:

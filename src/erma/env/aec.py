@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -20,7 +20,7 @@ AGENTS = ("player_0", "player_1")
 """Agent ``player_s`` plays seat s (the dealer is rolled by the hand)."""
 
 
-class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZoo's name)
+class raw_env(AECEnv):  # type: ignore[misc]
     """Two-player mahjong as an AEC game: one hand per episode, the seat to decide is the agent selected.
 
     ``rules``: a preset name or a RuleSet; ``oracle``: add the oracle planes to observations;
@@ -28,7 +28,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
     timeout default, ``infos[agent]["illegal"]``) or ``raise``.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "erma_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "erma_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -42,7 +46,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: erma renders 'ansi' only")
         self.rules = rules_of(rules, overrides)
         self.oracle = oracle
@@ -52,7 +56,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         self._obs_space = observation_space(oracle)
         self._act_space = action_space()
         self._rng = random.Random()
-        self.agents = []
+        self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -69,7 +73,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {"illegal": False} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {"illegal": False} for a in self.agents}
         self.agent_selection = AGENTS[self._table.actor]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -117,8 +121,6 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         return self._table.state
 
 
-def env(rules: str | RuleSet = "cuopai789", **kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
+def env(rules: str | RuleSet = "cuopai789", **kwargs: Any) -> Any:
     """:class:`raw_env` wrapped as PettingZoo recommends (order enforcing, no out-of-bounds action)."""
-    e: AECEnv[str, dict[str, np.ndarray], int] = raw_env(rules, **kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(rules, **kwargs)))

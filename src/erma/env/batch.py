@@ -26,7 +26,7 @@ from erma.rules import RuleSet
 class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     """``num_envs`` hands of ``rules``, the agent against ``opponent`` in each (its seat drawn per hand)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium's attribute)
 
     def __init__(
         self,

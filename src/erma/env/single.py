@@ -23,7 +23,7 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
     starts with the next hand. The reward is the agent's (zero-sum points, or shaped: see Reward).
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's attribute)
 
     def __init__(
         self,
@@ -40,7 +40,7 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
     ) -> None:
         if seat not in (None, 0, 1):
             raise ValueError(f"seat must be 0, 1 or None (drawn each hand), not {seat!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: erma renders 'ansi' only")
         self.rules = rules_of(rules, overrides)
         self.opponent_name = opponent
@@ -49,7 +49,7 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self.seat = 0
         self.oracle = oracle
         self.render_mode = render_mode
-        self.observation_space = observation_space(oracle)
+        self.observation_space = observation_space(oracle)  # type: ignore[assignment]
         self.action_space = action_space()
         self._table = Table(self.rules, reward=Reward(reward), shaping=shaping, illegal=Illegal(illegal))
         self._rng = random.Random()
@@ -69,7 +69,9 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
 
     def _obs(self) -> dict[str, np.ndarray]:
         obs = empty_observation(self.oracle)
-        self._table.observe(self.seat, obs["observation"], obs["scalars"], obs["action_mask"], obs.get("oracle"))
+        self._table.observe(
+            self.seat, obs["observation"], obs["scalars"], obs["action_mask"], obs.get("oracle")
+        )
         return obs
 
     def reset(

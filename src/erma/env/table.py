@@ -178,12 +178,12 @@ class Table:
     def observe(
         self,
         seat: int,
-        planes: npt.NDArray[np.uint8],
-        scalars: npt.NDArray[np.uint8],
-        mask: npt.NDArray[np.int8],
-        oracle: npt.NDArray[np.uint8] | None = None,
+        planes: np.ndarray,
+        scalars: np.ndarray,
+        mask: np.ndarray,
+        oracle: np.ndarray | None = None,
     ) -> None:
-        """Write ``seat``'s observation into the given arrays (its mask is all zeros when it is not to act)."""
+        """Write ``seat``'s observation into the given arrays (its mask is all zeros unless it is to act)."""
         st = self.state
         view = self._view if self._view is not None and self._view.seat == seat else None
         if view is None:
@@ -198,9 +198,9 @@ class Table:
             encode_oracle(st, seat, oracle)
 
 
-def empty_observation(oracle: bool) -> dict[str, npt.NDArray[np.generic]]:
+def empty_observation(oracle: bool) -> dict[str, np.ndarray]:
     """Zeroed arrays of one observation."""
-    out: dict[str, npt.NDArray[np.generic]] = {
+    out: dict[str, np.ndarray] = {
         "observation": np.zeros((NUM_PLANES, 34), dtype=np.uint8),
         "scalars": np.zeros(NUM_SCALARS, dtype=np.uint8),
         "action_mask": np.zeros(NUM_ACTIONS, dtype=np.int8),

@@ -394,7 +394,9 @@ def shanten_plane(planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8])
     return out
 
 
-def net_input(planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8], rules: str) -> npt.NDArray[np.float32]:
+def net_input(
+    planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8], rules: str
+) -> npt.NDArray[np.float32]:
     """The network's input vector for one observation of a hand of preset ``rules``."""
     preset = np.zeros(len(PRESET_NAMES), dtype=np.float32)
     if rules in PRESET_NAMES:
