@@ -331,25 +331,6 @@ def observe(view: SeatView) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8
     return planes, scalars
 
 
-__all__ = [
-    "ACTION_NAMES",
-    "NUM_ACTIONS",
-    "NUM_ORACLE",
-    "NUM_PLANES",
-    "NUM_SCALARS",
-    "ORACLE_PLANES",
-    "PLANES",
-    "SCALARS",
-    "accept_choice",
-    "action_index",
-    "action_table",
-    "encode",
-    "encode_oracle",
-    "observe",
-    "resolve",
-]
-
-
 # --------------------------------------------------------------------------- the network's inputs
 
 PRESET_NAMES = ("cuopai789", "classic64", "wushuang128", "wenzhou2p")
@@ -409,3 +390,27 @@ def net_input(
             preset,
         ]
     )
+
+
+__all__ = [
+    "ACTION_NAMES",
+    "NUM_ACTIONS",
+    "NUM_INPUTS",
+    "NUM_ORACLE",
+    "NUM_PLANES",
+    "NUM_SCALARS",
+    "ORACLE_PLANES",
+    "PLANES",
+    "PRESET_NAMES",
+    "SCALARS",
+    "SCALAR_SCALE",
+    "accept_choice",
+    "action_index",
+    "action_table",
+    "encode",
+    "encode_oracle",
+    "net_input",
+    "observe",
+    "resolve",
+    "shanten_plane",
+]
