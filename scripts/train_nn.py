@@ -110,7 +110,7 @@ def imitate(net, x, m, y, hands, epochs: int, seed: int) -> dict[str, float]:  #
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss) * len(j)
+            total += float(loss.detach()) * len(j)
         acc = accuracy(net, xt[va], mt[va], yt[va])
         print(f"  epoch {epoch + 1}: train loss {total / max(1, len(perm)):.3f}, held-out accuracy {acc:.3f}")
     return {"train_samples": int(tr.sum()), "heldout_samples": int(va.sum()), "heldout_accuracy": acc}
@@ -200,52 +200,54 @@ class TimedBot:
         return a
 
 
-def evaluate(weights: Path, expert: str, walls: int, seed: int) -> dict[str, object]:
-    """Duplicate games nn vs the expert in every preset: mean nn points per wall (95% interval), wins."""
+def evaluate_preset(job: tuple[str, Path, str, int, int]) -> dict[str, object]:
+    """Duplicate games nn vs the expert in one preset: mean nn points per wall (95% interval), wins."""
     from erma.bots.nn.bot import NNBot
 
-    out: dict[str, object] = {}
-    for preset in PRESET_NAMES:
-        rules = find_ruleset(preset)
-        ex = make_bot(expert, f"{seed}:expert")
-        per_wall = []
-        wins = [0, 0]
-        draws = 0
-        timer = [0.0, 0]
-        nn = TimedBot(NNBot(f"{seed}:nn", weights), timer)
-        for w in range(walls):
-            total = 0
-            for nn_seat in (0, 1):
-                bots = [nn, ex] if nn_seat == 0 else [ex, nn]
-                st = play_hand(rules, hand_seed(f"eval:{seed}", w), bots)
-                res = st.result
-                assert res is not None
-                total += res.deltas[nn_seat]
-                if res.winner is None:
-                    draws += 1
-                else:
-                    wins[0 if res.winner == nn_seat else 1] += 1
-            per_wall.append(total)
-        mean = statistics.fmean(per_wall)
-        half = (
-            1.96 * statistics.stdev(per_wall) / math.sqrt(len(per_wall))
-            if len(per_wall) > 1
-            else float("nan")
-        )
-        games = 2 * walls
-        out[preset] = {
-            "walls": walls,
-            "nn_points_per_wall": round(mean, 3),
-            "ci95": [round(mean - half, 3), round(mean + half, 3)],
-            "nn_wins": wins[0],
-            "expert_wins": wins[1],
-            "draws": draws,
-            "nn_win_rate": round(wins[0] / games, 4),
-            "expert_win_rate": round(wins[1] / games, 4),
-            "nn_ms_per_decision": round(1000 * timer[0] / max(1, timer[1]), 3),
-        }
-        print(f"  {preset}: {json.dumps(out[preset])}", flush=True)
+    preset, weights, expert, walls, seed = job
+    rules = find_ruleset(preset)
+    timer = [0.0, 0]
+    nn = TimedBot(NNBot(f"{seed}:nn", weights), timer)
+    ex = make_bot(expert, f"{seed}:expert")
+    per_wall = []
+    wins = [0, 0]
+    draws = 0
+    for w in range(walls):
+        total = 0
+        for nn_seat in (0, 1):
+            bots = [nn, ex] if nn_seat == 0 else [ex, nn]
+            st = play_hand(rules, hand_seed(f"eval:{seed}", w), bots)  # type: ignore[list-item]
+            res = st.result
+            assert res is not None
+            total += res.deltas[nn_seat]
+            if res.winner is None:
+                draws += 1
+            else:
+                wins[0 if res.winner == nn_seat else 1] += 1
+        per_wall.append(total)
+    mean = statistics.fmean(per_wall)
+    half = 1.96 * statistics.stdev(per_wall) / math.sqrt(walls) if walls > 1 else float("nan")
+    games = 2 * walls
+    out = {
+        "walls": walls,
+        "nn_points_per_wall": round(mean, 3),
+        "ci95": [round(mean - half, 3), round(mean + half, 3)],
+        "nn_wins": wins[0],
+        "expert_wins": wins[1],
+        "draws": draws,
+        "nn_win_rate": round(wins[0] / games, 4),
+        "expert_win_rate": round(wins[1] / games, 4),
+        "nn_ms_per_decision": round(1000 * timer[0] / max(1, timer[1]), 3),
+    }
+    print(f"  {preset}: {json.dumps(out)}", flush=True)
     return out
+
+
+def evaluate(weights: Path, expert: str, walls: int, seed: int, workers: int) -> dict[str, object]:
+    """:func:`evaluate_preset` for every preset, on ``workers`` processes."""
+    jobs = [(p, weights, expert, walls, seed) for p in PRESET_NAMES]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        return dict(zip(PRESET_NAMES, pool.map(evaluate_preset, jobs), strict=True))
 
 
 def main() -> None:
@@ -301,7 +303,7 @@ def main() -> None:
         print(json.dumps(meta))
     if args.eval_walls:
         print(f"evaluation: {args.eval_walls} walls per preset, duplicate, nn vs {args.expert}", flush=True)
-        print(json.dumps(evaluate(args.out, args.expert, args.eval_walls, args.seed)))
+        print(json.dumps(evaluate(args.out, args.expert, args.eval_walls, args.seed, args.workers)))
 
 
 if __name__ == "__main__":
