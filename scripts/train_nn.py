@@ -153,7 +153,8 @@ def improve(net, expert: str, minutes: float, seed: int) -> dict[str, float]:  #
             x = torch.from_numpy(net_input(obs["observation"], obs["scalars"], preset))
             logits = net(x).masked_fill(torch.from_numpy(~mask), -1e9)
             logp = torch.log_softmax(logits, 0)
-            a = int(rng.choice(NUM_ACTIONS, p=logp.exp().detach().numpy().astype(np.float64) / 1.0))
+            p = logp.exp().detach().numpy().astype(np.float64)
+            a = int(rng.choice(NUM_ACTIONS, p=p / p.sum()))
             if mask.sum() > 1:
                 logps.append(logp[a])
             obs, r, done, _, _ = e.step(a)
@@ -170,6 +171,22 @@ def improve(net, expert: str, minutes: float, seed: int) -> dict[str, float]:  #
         points += ret
     print(f"  improvement: {hands} hands, mean points {points / max(1, hands):.3f} (sampling policy)")
     return {"improve_hands": hands, "improve_mean_points": points / max(1, hands)}
+
+
+def load(path: Path):  # type: ignore[no-untyped-def]
+    """A network with the weights of a saved ``.npz`` (to improve it further)."""
+    import torch
+
+    with np.load(path) as d:
+        hidden = int(d["w0"].shape[1])
+        net = make_net(hidden)
+        layers = [m for m in net if hasattr(m, "weight")]
+        with torch.no_grad():
+            for i, layer in enumerate(layers):
+                layer.weight.copy_(torch.from_numpy(d[f"w{i}"].astype(np.float32).T))
+                layer.bias.copy_(torch.from_numpy(d[f"b{i}"].astype(np.float32)))
+        meta = json.loads(str(d["meta"]))
+    return net, meta
 
 
 def save(net, path: Path, meta: dict[str, object]) -> None:  # type: ignore[no-untyped-def]
@@ -269,7 +286,18 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
 
-    if not args.eval_only:
+    if args.init is not None and not args.eval_only:
+        import torch
+
+        torch.set_num_threads(1)
+        net, meta = load(args.init)
+        print("improvement", flush=True)
+        t0 = time.perf_counter()
+        meta.update(improve(net, args.expert, args.improve_minutes, args.seed))
+        meta["improve_seconds"] = round(time.perf_counter() - t0)
+        save(net, args.out, meta)
+        print(json.dumps(meta))
+    elif not args.eval_only:
         import torch
 
         torch.set_num_threads(max(1, args.workers))
