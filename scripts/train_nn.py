@@ -282,6 +282,7 @@ def main() -> None:
     parser.add_argument(
         "--eval-only", action="store_true", help="evaluate the weights at --out, train nothing"
     )
+    parser.add_argument("--init", type=Path, default=None, help="improve these weights (no imitation)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()

@@ -21,6 +21,7 @@ def test_make_bot() -> None:
         "level3",
         "level4",
         "level5",
+        "nn",
         "random",
     ]
     with pytest.raises(UnknownBotError, match="unknown bot 'smart'"):
