@@ -225,7 +225,8 @@ def evaluate_preset(job: tuple[str, Path, str, int, int]) -> dict[str, object]:
     rules = find_ruleset(preset)
     timer = [0.0, 0]
     nn = TimedBot(NNBot(f"{seed}:nn", weights), timer)
-    ex = make_bot(expert, f"{seed}:expert")
+    ex_timer = [0.0, 0]
+    ex = TimedBot(make_bot(expert, f"{seed}:expert"), ex_timer)
     per_wall = []
     wins = [0, 0]
     draws = 0
@@ -255,6 +256,7 @@ def evaluate_preset(job: tuple[str, Path, str, int, int]) -> dict[str, object]:
         "nn_win_rate": round(wins[0] / games, 4),
         "expert_win_rate": round(wins[1] / games, 4),
         "nn_ms_per_decision": round(1000 * timer[0] / max(1, timer[1]), 3),
+        "expert_ms_per_decision": round(1000 * ex_timer[0] / max(1, ex_timer[1]), 3),
     }
     print(f"  {preset}: {json.dumps(out)}", flush=True)
     return out

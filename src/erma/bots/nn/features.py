@@ -361,11 +361,12 @@ def shanten_plane(planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8])
     out = np.full(35, 9.0, dtype=np.float32)
     if n + jokers == 0:
         return out
-    if wild:
+    if wild:  # wild tiles play as jokers; a discard is due with 3k+2 tiles, wilds included
         out[34] = shapes.regular(key, n, jokers)
-        for t, c in enumerate(counts):
-            if c and (n - 1) % 3 != 0:
-                out[t] = shapes.regular(key - INC[t], n - 1, jokers)
+        if (n + jokers) % 3 == 2:
+            for t, c in enumerate(counts):
+                if c:
+                    out[t] = shapes.regular(key - INC[t], n - 1, jokers)
         return out
     out[34] = shapes.overall(key, n)
     if n % 3 == 2:  # a discard is due
