@@ -30,6 +30,7 @@ def play(e, seed: int, policy_seed: int):  # type: ignore[no-untyped-def]
     return seen
 
 
+@pytest.mark.filterwarnings("ignore:Observation")  # a Dict observation with an action mask, on purpose
 @pytest.mark.parametrize("preset", PRESETS)
 def test_pettingzoo_api_and_seed(preset: str) -> None:
     api_test(env(preset), num_cycles=200)
