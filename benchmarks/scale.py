@@ -94,10 +94,16 @@ def machine_busy() -> float:
     return (sum(fields) - fields[3] - fields[4]) / TICK
 
 
+METRICS_TOKEN = "benchmark-operator"
+OPERATOR = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+OPERATOR_SETTINGS = ["--setting", f"metrics_token={METRICS_TOKEN}", "--setting", "addr_msg_rate=0"]
+"""/metrics behind the operator's token; no per-address limit (every table's client is on this machine)."""
+
+
 def loop_lag(port: int) -> tuple[int, int]:
     """(samples of a server's loop lag over 50 ms, all samples) from /metrics."""
     try:
-        text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+        text = httpx.get(f"http://127.0.0.1:{port}/metrics", headers=OPERATOR, timeout=5).text
     except httpx.HTTPError:
         return 0, 0
     values = dict(line.split() for line in text.splitlines() if line.startswith("erma_loop_lag"))
@@ -111,7 +117,7 @@ def start(n: int, db: str, redis: str, prefix: str) -> list[tuple[subprocess.Pop
     for i in range(n):
         port = free_port()
         cmd = [*pinned(i % (os.cpu_count() or 1)), *erma, "serve", "--port", str(port), "--db", db]
-        cmd += ["--redis", redis, "--setting", f"redis_prefix={prefix}"]
+        cmd += ["--redis", redis, "--setting", f"redis_prefix={prefix}", *OPERATOR_SETTINGS]
         procs.append((subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), port))
         for _ in range(300):  # one at a time: the first one migrates the database
             try:

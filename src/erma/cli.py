@@ -1,4 +1,5 @@
-"""The ``erma`` command: ``erma hand``, ``erma fan``, ``erma demo``.
+"""The ``erma`` command: hands and fans (``hand``, ``fan``), self-play (``sim``), records (``replay``,
+``verify``), the server (``serve``, ``loadtest``, ``ledger``) and ``demo``.
 
 Errors in what the user typed are printed as one line naming the input, with exit code 2; never a
 traceback.
@@ -314,6 +315,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 extra[key] = value.lower() in ("true", "1")
             elif isinstance(default, int | float) and not isinstance(default, bool):
                 extra[key] = type(default)(value)
+            elif key == "metrics_port":
+                extra[key] = int(value)
             else:
                 extra[key] = value
         except ValueError:
@@ -335,23 +338,52 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
+    import hashlib
+
+    from erma.game.match import deal_seed
     from erma.game.record import load, verify
     from erma.server.table import deal_digest
 
     record = load(args.file)
     problems = []
+    checked = []
     seed, salt, digest = record.get("seed"), record.get("salt"), record.get("digest")
     if not (isinstance(seed, str) and isinstance(salt, str) and isinstance(digest, str)):
         problems.append("the record has no seed, salt and digest (it did not come from a server deal)")
     elif deal_digest(salt, seed) != digest:
         problems.append(f"the seed and salt do not match the digest sent with the deal ({digest})")
+    else:
+        checked.append("the seed matches the digest sent with the deal")
+    server, commitment, contributions = (
+        record.get("server_seed"),
+        record.get("commitment"),
+        record.get("contributions"),
+    )
+    if not problems and commitment is not None:
+        if not (
+            isinstance(server, str)
+            and isinstance(commitment, str)
+            and isinstance(contributions, list)
+            and len(contributions) == 2
+            and all(isinstance(c, str) for c in contributions)
+        ):
+            problems.append("the record's server_seed, commitment and contributions are incomplete")
+        elif hashlib.sha256(server.encode()).hexdigest() != commitment:
+            problems.append(f"the server's part does not match its commitment ({commitment})")
+        elif deal_seed(server, contributions) != seed:
+            problems.append("the seed is not the server's part combined with both contributions")
+        else:
+            shown = ", ".join(c or "(none)" for c in contributions)
+            checked.append(f"the seed combines the committed server part with both contributions ({shown})")
     if not problems:
         problems += verify(record)
     if problems:
         for p in problems:
             print(p, file=sys.stderr)
         return 1
-    print(f"{args.file}: the deal followed from the committed seed and the hand replays exactly")
+    for line in checked:
+        print(f"{args.file}: {line}")
+    print(f"{args.file}: the hand replays exactly from the seed")
     return 0
 
 
@@ -383,11 +415,18 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
         lat = summary["latency_ms"]
         print(
             f"tables {summary['tables_started']}/{summary['tables']}, hands {summary['hands_completed']}, "
-            f"errors {summary['errors']}, lost {summary['matches_lost']}, "
+            f"errors {summary['errors']} (connections failed {summary['connect_failures']}), "
+            f"lost {summary['matches_lost']}, "
             f"latency p50 {lat['p50']} ms p99 {lat['p99']} ms over {summary['actions']} actions"
         )
+        for lost in summary["lost"]:
+            if "error" in lost:
+                print(lost["error"], file=sys.stderr)
     else:
         print(json.dumps(summary))
+    if summary["tables_started"] == 0:
+        print("loadtest: no table started", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -404,11 +443,13 @@ def _cmd_ledger(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    print("erma (二麻) — hand analysis demo; the server comes with a later release.\n")
+    print("erma (二麻) — two-player mahjong. A few hands read by the analyser:\n")
     for text in ("123m456p789s1155z", "19m19p19s1234567z", "1112345678999m", "147m258p369s1234z"):
         _print_hand(_hand_report(text, 0, 4, ""))
         print()
     print('Try:  erma hand "2345m678p88s1237z" --json')
+    print("      erma sim --rules wenzhou2p --games 20        (bots against bots)")
+    print("      erma serve, then open http://127.0.0.1:8000  (play in the browser; `make run`)")
     return 0
 
 
@@ -444,9 +485,9 @@ def build_parser() -> argparse.ArgumentParser:
     fan.set_defaults(func=_cmd_fan)
 
     sim = sub.add_parser("sim", help="self-play: bots against bots")
-    sim.add_argument(
-        "--rules", default="classic64", help="rule set preset (cuopai789, classic64, wushuang128)"
-    )
+    from erma.rules import preset_names
+
+    sim.add_argument("--rules", default="classic64", help=f"rule set preset ({', '.join(preset_names())})")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--bots", default="greedy,random", help="two bot names, comma-separated")
     sim.add_argument("--seed", default="0")
@@ -535,7 +576,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=_cmd_serve)
 
     verify = sub.add_parser(
-        "verify", help="check a served hand: the seed matches the deal's digest, and it replays"
+        "verify",
+        help="check a served hand: the commitment, both players' shares of the seed, the digest, the replay",
     )
     verify.add_argument("file")
     verify.set_defaults(func=_cmd_verify)
@@ -568,7 +610,7 @@ def build_parser() -> argparse.ArgumentParser:
     rebuild.add_argument("--dry-run", action="store_true", help="compare only; write nothing")
     rebuild.set_defaults(func=_cmd_ratings)
 
-    demo = sub.add_parser("demo", help="a short demonstration (what `make run` shows for now)")
+    demo = sub.add_parser("demo", help="a short demonstration: hands read by the analyser, what to try next")
     demo.set_defaults(func=_cmd_demo)
     return parser
 

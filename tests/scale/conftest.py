@@ -30,7 +30,9 @@ from sqlalchemy.engine import make_url
 
 from erma.store import Store
 
-from ..server.conftest import free_port
+from ..server.conftest import METRICS_TOKEN, free_port
+
+OPERATOR = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 
 PG_ADMIN = os.environ.get("ERMA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 SHARED_REDIS = os.environ.get("ERMA_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -111,14 +113,14 @@ class Node:
 
     def metrics(self) -> dict[str, float]:
         out: dict[str, float] = {}
-        for line in httpx.get(self.url + "/metrics", timeout=5).text.splitlines():
+        for line in httpx.get(self.url + "/metrics", headers=OPERATOR, timeout=5).text.splitlines():
             if line and not line.startswith("#") and "{" not in line:
                 name, value = line.split()
                 out[name] = float(value)
         return out
 
     def pid_label(self) -> str:
-        for line in httpx.get(self.url + "/metrics", timeout=5).text.splitlines():
+        for line in httpx.get(self.url + "/metrics", headers=OPERATOR, timeout=5).text.splitlines():
             if line.startswith("erma_process_info"):
                 return line.split('pid="')[1].split('"')[0]
         raise AssertionError("no erma_process_info")
@@ -135,7 +137,11 @@ class Cluster:
     redis: RedisServer | None
     nodes: list[Node] = field(default_factory=list)
 
-    def start_node(self, **settings: Any) -> Node:
+    def start_node(
+        self, *, module: str = "erma.cli", env: dict[str, str] | None = None, **settings: Any
+    ) -> Node:
+        """Start ``erma serve`` (``module``: a stand-in for ``erma.cli`` with test hooks, run with ``env``
+        added to the environment)."""
         port = free_port()
         log = self.tmp / f"node-{port}.log"
         opts = {
@@ -146,15 +152,19 @@ class Cluster:
             "timeouts": False,
             "redis_prefix": self.prefix,
             "shutdown_grace_s": 1,
+            "msg_rate": 500,  # tests play at five times a person's pace
+            "metrics_token": METRICS_TOKEN,
             **settings,
         }
         cmd = [
-            sys.executable, "-m", "erma.cli", "serve", "--port", str(port),
+            sys.executable, "-m", module, "serve", "--port", str(port),
             "--db", self.db_url, "--redis", self.redis_url, "--lease-ms", "1000",
         ]  # fmt: skip
         for k, v in opts.items():
             cmd += ["--setting", f"{k}={v}"]
-        proc = subprocess.Popen(cmd, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            cmd, stdout=log.open("wb"), stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+        )
         node = Node(port, proc, log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 import threading
 import time
@@ -27,12 +28,41 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+METRICS_TOKEN = "test-operator-token"
+LOGGERS = ("", "uvicorn", "uvicorn.error")
+
+
+class LogCapture(logging.Handler):
+    """Every log record of the server (in this process) while a test server runs."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def tracebacks(self) -> list[str]:
+        """The records that carry a traceback (an exception that reached a log)."""
+        out = []
+        for r in self.records:
+            text = r.getMessage()
+            if r.exc_info or r.stack_info or "Traceback (most recent call last)" in text:
+                out.append(logging.Formatter().format(r))
+        return out
+
+
 @dataclass
 class Running:
     url: str
     ws_url: str
     app: Any
     settings: Settings
+    logs: LogCapture
+
+    def assert_no_traceback(self) -> None:
+        found = self.logs.tracebacks()
+        assert not found, "the server logged a traceback:\n" + "\n".join(found[:3])
 
 
 def start_server(tmp: Path, **over: Any) -> tuple[uvicorn.Server, threading.Thread, Running]:
@@ -45,12 +75,18 @@ def start_server(tmp: Path, **over: Any) -> tuple[uvicorn.Server, threading.Thre
         bot_pause_s=over.pop("bot_pause_s", 0.0),
         timeouts=over.pop("timeouts", False),
         time_scale=over.pop("time_scale", 0.2),
+        msg_rate=over.pop("msg_rate", 500.0),  # tests play at five times a person's pace
+        metrics_token=over.pop("metrics_token", METRICS_TOKEN),
         **over,
     )
+
     app = create_app(settings)
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, ws="websockets-sansio", lifespan="on", log_level="warning"
     )
+    capture = LogCapture()
+    for name in LOGGERS:  # (uvicorn's own loggers do not propagate to the root)
+        logging.getLogger(name).addHandler(capture)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -64,15 +100,23 @@ def start_server(tmp: Path, **over: Any) -> tuple[uvicorn.Server, threading.Thre
         time.sleep(0.05)
     else:
         raise RuntimeError("server did not start")
-    return server, thread, Running(url, f"ws://127.0.0.1:{port}/ws", app, settings)
+    return server, thread, Running(url, f"ws://127.0.0.1:{port}/ws", app, settings, capture)
+
+
+def stop_server(server: uvicorn.Server, thread: threading.Thread, running: Running) -> None:
+    """Stop a test server and fail if its log holds a traceback."""
+    server.should_exit = True
+    thread.join(10)
+    for name in LOGGERS:
+        logging.getLogger(name).removeHandler(running.logs)
+    running.assert_no_traceback()
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Running]:
     srv, thread, running = start_server(tmp_path)
     yield running
-    srv.should_exit = True
-    thread.join(10)
+    stop_server(srv, thread, running)
 
 
 class Client:

@@ -16,7 +16,7 @@ from erma.server.loadtest import run_load
 from erma.server.table import deal_digest
 from erma.store import Store
 
-from .conftest import Client, Running, run_async, start_server
+from .conftest import Client, Running, run_async, start_server, stop_server
 from .test_protocol import play_until_hand_end
 
 
@@ -100,8 +100,7 @@ def test_timeouts_lead_to_autoplay_and_the_hand_finishes(tmp_path: Path) -> None
         end = run_async(go())
         assert end["result"]["reason"] in ("win", "draw")
     finally:
-        srv.should_exit = True
-        thread.join(10)
+        stop_server(srv, thread, running)
 
 
 @pytest.mark.parametrize("policy", ["greedy", "tsumogiri"])
@@ -171,8 +170,7 @@ def test_ledger_is_sound_after_play(tmp_path: Path) -> None:
     try:
         summary = run_async(run_load([running.ws_url], tables=4, seconds=3, room="cuopai-novice"))
     finally:
-        srv.should_exit = True
-        thread.join(10)
+        stop_server(srv, thread, running)
     assert summary["tables_started"] == 4 and summary["hands_completed"] >= 4
     assert summary["errors"] == 0 and summary["matches_lost"] == 0
     assert summary["latency_ms"]["p99"] > 0

@@ -13,7 +13,7 @@ from erma.ratings import anchors
 from erma.server.hub import BOT_NAMES
 from erma.server.pairing import nearest_bot
 
-from .conftest import Client, Running, choose, run_async
+from .conftest import METRICS_TOKEN, Client, Running, choose, run_async
 
 PUBLIC_TILE_EVENTS = {
     "discard",
@@ -242,7 +242,9 @@ def test_rest_api(server: Running) -> None:
     rooms = httpx.get(server.url + "/api/rooms").json()["rooms"]
     assert {r["rules"] for r in rooms} >= {"cuopai789", "classic64"}
     assert httpx.post(server.url + "/api/login", content=b"[").status_code == 400
-    metrics = httpx.get(server.url + "/metrics").text
+    assert httpx.get(server.url + "/metrics").status_code == 401  # the operator's only
+    operator = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+    metrics = httpx.get(server.url + "/metrics", headers=operator).text
     assert "erma_sockets" in metrics
     lag = {
         line.split()[0]: float(line.split()[1])

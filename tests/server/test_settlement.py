@@ -147,6 +147,7 @@ def _play_hand(running: Running, room: str, *, win: bool) -> tuple[dict[str, Any
         await c.send({"type": "queue", "room": room, "opponent": "bot"})
         m = await c.expect("match")
         seat = m["seat"]
+        acted: set[tuple[int, int]] = set()
         while True:
             msg = await c.expect("view", "hand_end", "match_end", "error", timeout=90)
             assert msg["type"] in ("view", "hand_end"), msg
@@ -158,8 +159,9 @@ def _play_hand(running: Running, room: str, *, win: bool) -> tuple[dict[str, Any
                 continue
             view = msg["view"]
             legal = view["legal"]
-            if not legal or view["actor"] != seat:
+            if not legal or view["actor"] != seat or (view["hand_no"], view["decision"]) in acted:
                 continue
+            acted.add((view["hand_no"], view["decision"]))  # one action per decision (per hand)
             if win and "win" in legal:
                 action = "win"
             elif "pass" in legal:
@@ -169,7 +171,7 @@ def _play_hand(running: Running, room: str, *, win: bool) -> tuple[dict[str, Any
             else:
                 plain = [a for a in legal if a.startswith("discard") and "riichi" not in a]
                 action = plain[0] if plain else legal[0]
-            await c.act(m["match"], action, seq=view["decision"] + 1)
+            await c.act(m["match"], action)  # (seq increases over the match, not per hand)
 
     return run_async(go())  # type: ignore[no-any-return]
 

@@ -1,7 +1,9 @@
 """A match (一场): hands between the same two players, dealer rotation, scores, escape (RULES §5.1).
 
 Each hand's seed is ``sha256(f"{match_secret}:{hand_no}")`` so a hand's seed can be revealed after it without
-disclosing any other hand's. The first hand's dealer is drawn with the first hand's generator.
+disclosing any other hand's. With the players' contributions (a server deals with them, docs/protocol.md) that
+is the server's part, and the seed is ``sha256("server_part:c0:c1")``: no one of them chooses the deal.
+The first hand's dealer is drawn with the first hand's generator.
 
 The rule family says who deals next and with what streak (温州: the dealer's streak sets the base, RULES
 §3.8); a dealer of None is drawn again by the next hand's generator.
@@ -10,6 +12,7 @@ The rule family says who deals next and with what streak (温州: the dealer's s
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,9 +24,16 @@ from erma.game.state import GameState, Phase
 from erma.rules import RuleSet
 
 
-def hand_seed(match_secret: str, hand_no: int) -> str:
-    """The seed of hand ``hand_no`` (1-based) of a match."""
-    return hashlib.sha256(f"{match_secret}:{hand_no}".encode()).hexdigest()
+def hand_seed(match_secret: str, hand_no: int, contributions: Sequence[str] | None = None) -> str:
+    """The seed of hand ``hand_no`` (1-based) of a match; with the seats' ``contributions``, the seed that
+    combines them with this (the server's part, :func:`deal_seed`)."""
+    server_part = hashlib.sha256(f"{match_secret}:{hand_no}".encode()).hexdigest()
+    return server_part if contributions is None else deal_seed(server_part, contributions)
+
+
+def deal_seed(server_part: str, contributions: Sequence[str]) -> str:
+    """A hand's seed from the server's part and each seat's contribution (entropy, 熵)."""
+    return hashlib.sha256(":".join([server_part, *contributions]).encode()).hexdigest()
 
 
 @dataclass
@@ -48,8 +58,8 @@ class Match:
     def __post_init__(self) -> None:
         self.prevalent_wind = self.rules.prevalent_wind
 
-    def next_hand(self) -> GameState:
-        """Deal the next hand."""
+    def next_hand(self, contributions: Sequence[str] | None = None) -> GameState:
+        """Deal the next hand (``contributions``: each seat's share of its seed, see :func:`hand_seed`)."""
         if self.over:
             raise IllegalActionError("the match is over")
         if self.current is not None and self.current.phase is not Phase.END:
@@ -57,7 +67,7 @@ class Match:
         self.hand_no += 1
         self.current = new_hand(
             self.rules,
-            hand_seed(self.secret, self.hand_no),
+            hand_seed(self.secret, self.hand_no, contributions),
             self.dealer,
             self.prevalent_wind,
             streak=self.streak,

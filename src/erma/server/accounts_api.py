@@ -24,6 +24,7 @@ from starlette.routing import Route
 
 from erma.server.auth_limits import Limit, Limiter, Refused
 from erma.server.config import Settings
+from erma.server.protocol import decode
 from erma.store.store import name_key
 
 
@@ -32,9 +33,10 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 def token_of(request: Request) -> str:
-    """The session token of a request: ``Authorization: Bearer …`` or ``?token=``."""
+    """The session token of a request: ``Authorization: Bearer …`` only (a token in a URL is refused by the
+    app before any route, docs/protocol.md)."""
     auth = request.headers.get("authorization", "")
-    return auth[7:] if auth.lower().startswith("bearer ") else request.query_params.get("token", "")
+    return auth[7:] if auth.lower().startswith("bearer ") else ""
 
 
 def _account(account: Any) -> dict[str, Any]:
@@ -45,7 +47,7 @@ async def _credentials(request: Request) -> tuple[str, str]:
     body = await request.body()
     if len(body) > 4096:
         raise ValueError("request body too large")
-    data = json.loads(body) if body else {}
+    data = decode(body) if body else {}  # the protocol's limits (depth, numbers): a ValueError
     if not isinstance(data, dict):
         raise ValueError("the body must be a JSON object")
     name, password = data.get("name"), data.get("password")

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
-import json
+import hmac
+import logging
+import re
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -19,10 +24,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from erma.errors import ErmaError
+from erma.server import protocol as P
 from erma.server.accounts_api import account_routes
 from erma.server.config import Settings, load_rooms
 from erma.server.hub import Hub
 from erma.server.ratings_api import rating_routes
+
+MAX_FRAME_BYTES = 65536
+"""A websocket frame larger than this closes the socket (1009) before it is read; up to it, a message over
+8 KiB gets a ``too_large`` error and the socket stays open (docs/protocol.md)."""
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -35,7 +45,7 @@ async def _json(request: Request) -> dict[str, Any]:
         raise ValueError("request body too large")
     if not body:
         return {}
-    data = json.loads(body)
+    data = P.decode(body)  # the websocket's limits: depth, number length, finite numbers (ProtocolError)
     if not isinstance(data, dict):
         raise ValueError("the body must be a JSON object")
     return data
@@ -68,11 +78,18 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
             _tune_gc()
         state["hub"] = hub
         state["store"] = st
+        metrics_listener = None
+        if settings.metrics_port is not None:
+            metrics_listener = await asyncio.start_server(
+                _metrics_responder(lambda: metrics_text(hub)), settings.host, settings.metrics_port
+            )
         state["ready"] = True
         try:
             yield
         finally:
             state["ready"] = False
+            if metrics_listener is not None:
+                metrics_listener.close()
             await hub.stop()
             if own:
                 await st.close()
@@ -83,7 +100,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
 
     async def account_of(request: Request) -> Any:
         auth = request.headers.get("authorization", "")
-        token = auth[7:] if auth.lower().startswith("bearer ") else request.query_params.get("token", "")
+        token = auth[7:] if auth.lower().startswith("bearer ") else ""
         if not token:
             return None
         return await state["store"].account_for_session(token)
@@ -94,26 +111,16 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         return PlainTextResponse("ok")
 
     async def metrics(request: Request) -> Response:
-        h = hub()
-        backend = "redis" if h.backend.distributed else "local"
-        lines = [
-            "# TYPE erma_process_info gauge",
-            f'erma_process_info{{pid="{h.backend.pid}",backend="{backend}"}} 1',
-            "# TYPE erma_sockets gauge",
-            f"erma_sockets {len(h.connections)}",
-            "# TYPE erma_matches gauge",
-            f"erma_matches {len(h.tables)}",
-            "# TYPE erma_actions_per_second gauge",
-            f"erma_actions_per_second {h.actions_per_second():.2f}",
-        ]
-        for key, gauge in sorted(h.backend.gauges().items()):
-            lines += [f"# TYPE erma_{key} gauge", f"erma_{key} {gauge}"]
-        for key, value in sorted({**h.metrics, **h.thinker.counters()}.items()):
-            lines += [f"# TYPE erma_{key}_total counter", f"erma_{key}_total {value}"]
-        lines += h.latency.lines("erma_action_latency_ms")
-        lines += h.loop_lag.lines("erma_loop_lag_ms")
-        lines.append(f"erma_uptime_seconds {time.time() - h.started:.0f}")
-        return PlainTextResponse("\n".join(lines) + "\n", media_type="text/plain; version=0.0.4")
+        token = settings.metrics_token
+        if not token:
+            return _error(404, "not_found", "metrics are served on the operator's listener (metrics_port)")
+        auth = request.headers.get("authorization", "")
+        if not hmac.compare_digest(auth.encode(), f"Bearer {token}".encode()):
+            return _error(401, "not_authenticated", "metrics need the operator token")
+        return PlainTextResponse(metrics_text(hub()), media_type="text/plain; version=0.0.4")
+
+    async def ws_endpoint(websocket: WebSocket) -> None:
+        await hub().serve_socket(websocket)
 
     async def me(request: Request) -> Response:
         account = await account_of(request)
@@ -149,10 +156,9 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         account = await account_of(request)
         if account is None:
             return _error(401, "not_authenticated", "a session token is needed")
-        try:
-            record_id = int(request.path_params["id"])
-        except ValueError:
-            return _error(400, "invalid_input", "a game id is a number")
+        record_id = _record_id(request.path_params["id"])
+        if record_id is None:
+            return _error(404, "not_found", f"no game {request.path_params['id'][:40]!r}")
         stored = await state["store"].get_record(record_id)
         if stored is None or account.id not in stored["account_ids"]:
             return _error(404, "not_found", f"no game {record_id} of yours")
@@ -166,10 +172,9 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         account = await account_of(request)
         if account is None:
             return _error(401, "not_authenticated", "a session token is needed")
-        try:
-            record_id = int(request.path_params["id"])
-        except ValueError:
-            return _error(400, "invalid_input", "a game id is a number")
+        record_id = _record_id(request.path_params["id"])
+        if record_id is None:
+            return _error(404, "not_found", f"no game {request.path_params['id'][:40]!r}")
         stored = await state["store"].get_record(record_id)
         if stored is None or account.id not in stored["account_ids"]:
             return _error(404, "not_found", f"no game {record_id} of yours")
@@ -210,9 +215,6 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         except KeyError:
             return _error(404, "not_found", f"no rule set {name!r}")
 
-    async def ws_endpoint(websocket: WebSocket) -> None:
-        await hub().serve_socket(websocket)
-
     routes: list[Any] = [
         Route("/healthz", healthz),
         Route("/metrics", metrics),
@@ -230,8 +232,99 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
     web = Path(str(resources.files("erma").joinpath("web")))
     if web.is_dir():
         routes.append(Mount("/", StaticFiles(directory=str(web), html=True), name="web"))
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={ErmaError: _erma_error})
+    handlers: dict[Any, Any] = {ErmaError: _erma_error}
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers=handlers,
+        middleware=[Middleware(RefuseUrlTokens)],
+    )
     return app
+
+
+def _record_id(text: str) -> int | None:
+    """A game id from a path: decimal, 1 … 2^63 − 1 (what the database holds); None for anything else."""
+    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 19 else 0
+    return value if 0 < value < 2**63 else None
+
+
+def metrics_text(h: Hub) -> str:
+    """The Prometheus text of one process's gauges, counters and histograms."""
+    backend = "redis" if h.backend.distributed else "local"
+    lines = [
+        "# TYPE erma_process_info gauge",
+        f'erma_process_info{{pid="{h.backend.pid}",backend="{backend}"}} 1',
+        "# TYPE erma_sockets gauge",
+        f"erma_sockets {len(h.connections)}",
+        "# TYPE erma_matches gauge",
+        f"erma_matches {len(h.tables)}",
+        "# TYPE erma_actions_per_second gauge",
+        f"erma_actions_per_second {h.actions_per_second():.2f}",
+    ]
+    for key, gauge in sorted(h.backend.gauges().items()):
+        lines += [f"# TYPE erma_{key} gauge", f"erma_{key} {gauge}"]
+    for key, value in sorted({**h.metrics, **h.thinker.counters()}.items()):
+        lines += [f"# TYPE erma_{key}_total counter", f"erma_{key}_total {value}"]
+    lines += h.latency.lines("erma_action_latency_ms")
+    lines += h.loop_lag.lines("erma_loop_lag_ms")
+    lines.append(f"erma_uptime_seconds {time.time() - h.started:.0f}")
+    return "\n".join(lines) + "\n"
+
+
+def _metrics_responder(text: Any) -> Any:
+    """A minimal HTTP responder for the separate metrics listener: ``GET /metrics`` and nothing else."""
+
+    async def respond(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            line = await asyncio.wait_for(reader.readline(), 5)
+            while (await asyncio.wait_for(reader.readline(), 5)) not in (b"\r\n", b"\n", b""):
+                pass
+            parts = line.split()
+            ok = len(parts) >= 2 and parts[0] == b"GET" and parts[1].split(b"?")[0] == b"/metrics"
+            body = text().encode() if ok else b"not found\n"
+            status = b"200 OK" if ok else b"404 Not Found"
+            writer.write(
+                b"HTTP/1.1 " + status + b"\r\nContent-Type: text/plain; version=0.0.4\r\n"
+                b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body
+            )
+            await writer.drain()
+        except (TimeoutError, OSError, ValueError):
+            pass
+        finally:
+            writer.close()
+
+    return respond
+
+
+class RefuseUrlTokens:
+    """A session token in a URL ends up in logs and browser histories: any HTTP request whose query has a
+    ``token`` is answered 400 ``token_in_url`` before a route sees it (websockets: Hub.serve_socket)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        query = scope.get("query_string", b"") if scope["type"] == "http" else b""
+        if b"token" in query and "token" in parse_qs(query.decode("latin-1"), keep_blank_values=True):
+            message = "send the session token in the Authorization header, never in the URL"
+            await _error(400, "token_in_url", message)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class RedactTokens(logging.Filter):
+    """Blanks ``token=…`` in log lines (the access log writes every path with its query)."""
+
+    PATTERN = re.compile(r"(token=)[^&\s\"]*", re.IGNORECASE)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                self.PATTERN.sub(r"\1[redacted]", a) if isinstance(a, str) else a for a in record.args
+            )
+        if isinstance(record.msg, str):
+            record.msg = self.PATTERN.sub(r"\1[redacted]", record.msg)
+        return True
 
 
 async def _erma_error(request: Request, exc: Exception) -> Response:
@@ -256,10 +349,10 @@ def _tune_gc() -> None:
 
 def serve(settings: Settings) -> None:
     """Run the app with uvicorn until interrupted."""
-    import logging
-
     import uvicorn
 
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logging.getLogger(name).addFilter(RedactTokens())
     if not logging.getLogger().handlers:  # structured per-match lines (erma.match) and warnings on stderr
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     app = create_app(settings)
@@ -269,6 +362,7 @@ def serve(settings: Settings) -> None:
         port=settings.port,
         ws="websockets-sansio",
         ws_per_message_deflate=False,
+        ws_max_size=MAX_FRAME_BYTES,
         log_level="info",
         lifespan="on",
         timeout_graceful_shutdown=max(1, round(settings.shutdown_grace_s)),

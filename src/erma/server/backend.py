@@ -54,6 +54,7 @@ class Backend:
         self._queues: dict[str, list[tuple[int, float]]] = {}
         self._ratings: dict[int, float] = {}
         self._seats: dict[int, tuple[str, int]] = {}
+        self._missed: dict[int, list[dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------------ life cycle
 
@@ -140,6 +141,15 @@ class Backend:
         """Forget the account's seat if it is in ``match``."""
         if self._seats.get(account_id, ("",))[0] == match:
             del self._seats[account_id]
+
+    async def stash_missed(self, account_id: int, messages: list[dict[str, Any]]) -> None:
+        """Keep the endings (``hand_end``, ``match_end``) of a match that ended while its player was away,
+        for the player's next ``hello``."""
+        self._missed[account_id] = messages
+
+    async def take_missed(self, account_id: int) -> list[dict[str, Any]]:
+        """The endings kept for an account (then forgotten)."""
+        return self._missed.pop(account_id, [])
 
     # ---------------------------------------------------------------------------- sockets
 

@@ -159,4 +159,18 @@ class Settings:
     ``rating_widen_per_s`` for every second the longer-waiting one has waited."""
     rating_widen_per_s: float = 1.0
     """How fast the matchmaking window widens with the wait (mu per second)."""
+    ready_wait_s: float = 2.0
+    """How long the first hand waits for each person's ``next`` (with its share of the seed)."""
+    start_grace_s: float = 0.5
+    """Once everyone is ready the hand is dealt this much later; a ``leave`` meanwhile costs nothing."""
+    msg_rate: float = 20.0
+    """Messages a second one socket may send (a token bucket of ``msg_burst``); 0: no limit."""
+    msg_burst: int = 60
+    addr_msg_rate: float = 1000.0
+    """Messages a second all the sockets of one address may send (a bucket of twice as many); 0: no limit."""
+    metrics_token: str | None = None
+    """``/metrics`` answers only with ``Authorization: Bearer <metrics_token>``; None: not served on the
+    game listener (see ``metrics_port``)."""
+    metrics_port: int | None = None
+    """A separate listener (on ``host``) that serves ``/metrics`` alone, without a token."""
     extra: dict[str, Any] = field(default_factory=dict)

@@ -71,6 +71,29 @@ class Latency:
 _cids = iter(range(1, 1 << 62))
 
 
+class Bucket:
+    """A token bucket (限流): ``rate`` messages a second on average, ``burst`` at once."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, now
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one."""
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def full(self, now: float) -> bool:
+        """Whether the bucket has refilled (an idle address's bucket can be forgotten)."""
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
+
+
 class Connection:
     """One client socket; a writer task sends queued messages in order so no table waits on a slow client."""
 
@@ -83,6 +106,8 @@ class Connection:
         self.outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.closed = False
         self.latency = latency
+        self.entropy: str | None = None
+        """The contribution to a first hand's seed sent with hello (a fallback for ``next``'s)."""
         self.sent_at: dict[int, float] = {}
         """Action seq → when it reached this socket (for the latency histogram)."""
         self.writer = asyncio.create_task(self._write())
@@ -114,7 +139,7 @@ class Connection:
                 self.closed = True
                 return
 
-    async def close(self, reason: str = "") -> None:
+    async def close(self, reason: str = "", code: int = 4000) -> None:
         """Stop writing and close the socket."""
         if self.closed:
             return
@@ -123,7 +148,7 @@ class Connection:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.writer, 2)
         with contextlib.suppress(Exception):
-            await self.ws.close(code=4000, reason=reason[:100])
+            await self.ws.close(code=code, reason=reason[:100])
 
 
 class Hub:
@@ -153,6 +178,7 @@ class Hub:
         self._matcher: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._rate: deque[tuple[float, int]] = deque(maxlen=11)
+        self._addr_buckets: dict[str, Bucket] = {}
 
     async def start(self) -> None:
         """Create the bot accounts and start matchmaking."""
@@ -199,11 +225,37 @@ class Hub:
 
     # ---------------------------------------------------------------------------- sockets
 
+    def _limited(self, conn: Connection, bucket: Bucket | None, address: str) -> bool:
+        """Whether this message is over the socket's or the address's rate (then it is not handled)."""
+        now = time.monotonic()
+        addr_rate = self.settings.addr_msg_rate
+        if addr_rate > 0:
+            ab = self._addr_buckets.get(address)
+            if ab is None:
+                if len(self._addr_buckets) > 10_000:  # forget the addresses that went quiet
+                    self._addr_buckets = {a: b for a, b in self._addr_buckets.items() if not b.full(now)}
+                ab = self._addr_buckets[address] = Bucket(addr_rate, 2 * addr_rate, now)
+            if not ab.take(now):
+                return True
+        return bucket is not None and not bucket.take(now)
+
     async def serve_socket(self, ws: WebSocket) -> None:
-        """Read one client's messages until it goes away; a bad message gets an error and nothing else."""
+        """Read one client's messages until it goes away; a bad message gets an error and nothing else;
+        a flood gets an error, then (still flooding) the socket is closed."""
         await ws.accept()
         conn = Connection(ws, self.backend.pid, self.latency)
         self.metrics["sockets_opened"] += 1
+        if "token" in ws.query_params:  # a token in a URL ends up in logs and histories: refused
+            conn.send(P.error("token_in_url", "send the session token in hello, never in the URL"))
+            await conn.close("token in the URL", code=1008)
+            await self._gone(conn)
+            return
+        address = ws.client.host if ws.client else ""
+        s = self.settings
+        bucket = Bucket(s.msg_rate, s.msg_burst, time.monotonic()) if s.msg_rate > 0 else None
+        abuse = Bucket(max(s.msg_rate, 1), max(10, s.msg_burst), time.monotonic())
+        """Messages over the limit: an error for the first of a run; when these run out, the socket closes."""
+        warned = False
         try:
             while True:
                 try:
@@ -212,6 +264,17 @@ class Hub:
                     break
                 if raw["type"] == "websocket.disconnect":
                     break
+                if self._limited(conn, bucket, address):
+                    self.metrics["rate_limited"] += 1
+                    if not abuse.take(time.monotonic()):
+                        conn.send(P.error("rate_limited", "too many messages: closing the connection"))
+                        await conn.close("too many messages", code=1008)
+                        break
+                    if not warned:
+                        conn.send(P.error("rate_limited", "too many messages; slow down or be disconnected"))
+                        warned = True
+                    continue
+                warned = False
                 data = raw.get("text")
                 if data is None:
                     data = raw.get("bytes") or b""
@@ -219,6 +282,10 @@ class Hub:
                     msg = P.parse_message(data)
                 except P.ProtocolError as exc:
                     conn.send(P.error(exc.code, str(exc), exc.seq))
+                    continue
+                except Exception:  # parse_message raises nothing else; never let it close the socket
+                    log.exception("parsing a message")
+                    conn.send(P.error("bad_message", "the message could not be read"))
                     continue
                 try:
                     await self._dispatch(conn, msg)
@@ -291,6 +358,7 @@ class Hub:
             return
         old = self.connections.get(account.id)
         conn.account_id, conn.name = account.id, account.name
+        conn.entropy = msg.entropy
         self.connections[account.id] = conn
         if old is not None and old is not conn:  # one live socket per account: the new one wins
             old.send({"type": "replaced", "message": "signed in elsewhere"})
@@ -308,13 +376,23 @@ class Hub:
         await self.backend.connected(conn)
         where = await self.backend.seat_of(account.id)
         if where is None:
+            for m in await self.backend.take_missed(account.id):  # a match that ended while away
+                conn.send(m)
             return
         since = msg.resume.get(where[0], -1)
         table = self.tables.get(where[0])
         if table is not None:
             self.seat_of[account.id] = where
             conn.send(
-                {"type": "match", "match": table.id, "seat": where[1], "room": table.room.id, "resumed": True}
+                {
+                    "type": "match",
+                    "match": table.id,
+                    "seat": where[1],
+                    "room": table.room.id,
+                    "players": [{"name": x.name, "bot": x.is_bot} for x in table.seats],
+                    "hands": table.room.rules.match_hands or None,
+                    "resumed": True,
+                }
             )
             await table.inbox.put((where[1], reconnected(conn, since)))
             return
@@ -425,9 +503,12 @@ class Hub:
                     "seat": seat,
                     "room": room.id,
                     "players": players,
+                    "hands": room.rules.match_hands or None,
+                    "commitment": table.commitment(1),
                 }
                 s.conn = self.connections.get(s.account_id)
                 if s.conn is not None:
+                    s.entropy = getattr(s.conn, "entropy", None)
                     self.seat_of[s.account_id] = (match_id, seat)
                     s.conn.send(message)
                 else:  # the player's socket is on another process (or nowhere): relay through it

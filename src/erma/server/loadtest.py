@@ -31,6 +31,8 @@ class LoadStats:
     errors: int = 0
     matches_lost: int = 0
     reconnects: int = 0
+    connect_failures: int = 0
+    """Connections that could not be opened (each also counts as an error)."""
     retries: int = 0
     lost: list[dict[str, Any]] = field(default_factory=list)
     """What the lost tables saw last (for diagnosis)."""
@@ -59,6 +61,7 @@ class LoadStats:
             "errors": self.errors,
             "matches_lost": self.matches_lost,
             "reconnects": self.reconnects,
+            "connect_failures": self.connect_failures,
             "retries": self.retries,
             "lost": self.lost[:5],
             "actions": len(lat),
@@ -119,10 +122,12 @@ async def _table(
     last: tuple[Any, Any] = (None, None)
     leaving = False
     trail: list[str] = []
+    connected = False
     while not finished and time.monotonic() < until + 30:
         url = urls[(index + attempt) % len(urls)]
         try:
             async with websockets.connect(url, max_size=2**22, open_timeout=10) as ws:
+                connected = True
                 await ws.send(json.dumps({"type": "hello", "token": token, "resume": versions}))
                 sent_at: float | None = None
                 if match is None:
@@ -169,6 +174,9 @@ async def _table(
                     if kind == "match" and not msg.get("resumed"):
                         match = msg["match"]
                         stats.tables_started += 1
+                        # ready for the first hand, with this seat's share of its seed
+                        entropy = f"{rng.getrandbits(128):032x}"
+                        await ws.send(json.dumps({"type": "next", "match": match, "entropy": entropy}))
                     elif kind == "event" and sent_at is not None:
                         ms = (time.monotonic() - sent_at) * 1000
                         stats.latencies_ms.append(ms)
@@ -212,13 +220,21 @@ async def _table(
                             leaving = True
                             await ws.send(json.dumps({"type": "leave", "match": match}))
                         else:
-                            await ws.send(json.dumps({"type": "next", "match": match}))
+                            entropy = f"{rng.getrandbits(128):032x}"
+                            await ws.send(json.dumps({"type": "next", "match": match, "entropy": entropy}))
                     elif kind == "match_end":
                         finished = True
                         return
-        except (OSError, websockets.WebSocketException, TimeoutError):
+        except (OSError, websockets.WebSocketException, TimeoutError) as exc:
             attempt += 1
             stats.reconnects += 1
+            if not connected:  # the socket could not even be opened (a wrong URL, a server not there)
+                stats.errors += 1
+                stats.connect_failures += 1
+                if attempt >= 3 * len(urls):
+                    stats.lost.append({"match": None, "error": f"cannot connect to {url}: {exc}"})
+                    stats.matches_lost += 1
+                    return
             await asyncio.sleep(0.5)
     if not finished:
         stats.matches_lost += 1

@@ -9,6 +9,7 @@ docs/protocol.md documents every message.
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -16,6 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 8192
 """Larger client messages are refused with an error (the connection stays open)."""
+MAX_DEPTH = 8
+"""The deepest nesting of arrays and objects a client message may have (the deepest valid one has 2)."""
+MAX_NUMBER_CHARS = 24
+"""The longest number a client message may hold (more digits than any valid field needs)."""
+
+
+ENTROPY = r"^[0-9a-f]{1,64}$"
+"""A player's contribution to a hand's seed: up to 64 lowercase hex digits (32 random bytes)."""
 
 
 class _Msg(BaseModel):
@@ -27,7 +36,11 @@ class Hello(_Msg):
 
     type: Literal["hello"]
     token: str = Field(min_length=1, max_length=200)
-    resume: dict[str, int] = Field(default_factory=dict, max_length=8)
+    entropy: str | None = Field(default=None, pattern=ENTROPY)
+    """A fallback share of the first hand's seed (one sent with ``next`` after ``match`` counts instead)."""
+    resume: dict[Annotated[str, Field(max_length=64)], Annotated[int, Field(ge=-1, le=10**9)]] = Field(
+        default_factory=dict, max_length=8
+    )
 
 
 class Rooms(_Msg):
@@ -85,17 +98,18 @@ class Leave(_Msg):
 
 
 class Next(_Msg):
-    """Confirm the next hand."""
+    """Confirm the next hand (or, right after ``match``, the first), with this seat's share of its seed."""
 
     type: Literal["next"]
     match: str = Field(min_length=1, max_length=64)
+    entropy: str | None = Field(default=None, pattern=ENTROPY)
 
 
 class Ping(_Msg):
     """Keep-alive; answered with pong (and the client's ``t``)."""
 
     type: Literal["ping"]
-    t: float | None = None
+    t: float | None = Field(default=None, allow_inf_nan=False)
 
 
 ClientMessage = Annotated[
@@ -115,14 +129,81 @@ class ProtocolError(ValueError):
         self.seq = seq
 
 
-def parse_message(raw: str | bytes) -> Any:
-    """Read one client message; raises ProtocolError (never anything else) for a bad one."""
+def _depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (brackets inside strings not counted)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _number(text: str) -> None:
+    if len(text) > MAX_NUMBER_CHARS:
+        limit = MAX_NUMBER_CHARS
+        raise ProtocolError("bad_json", f"a number of {len(text)} characters; the limit is {limit}")
+
+
+def _parse_int(text: str) -> int:
+    _number(text)
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    _number(text)
+    value = float(text)
+    if not math.isfinite(value):
+        raise ProtocolError("bad_json", f"the number {text} is out of range")
+    return value
+
+
+def _parse_constant(text: str) -> Any:
+    raise ProtocolError("bad_json", f"{text} is not a JSON number")
+
+
+def decode(raw: str | bytes) -> Any:
+    """Decode a client message's JSON within the limits: size, nesting depth, number length, finite
+    numbers, valid Unicode (no lone surrogates). Raises ProtocolError (never anything else)."""
     if len(raw) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"message of {len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES}")
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        text.encode("utf-8")  # lone surrogates in the text itself
+    except UnicodeError:
+        raise ProtocolError("bad_json", "not JSON: the message is not valid UTF-8") from None
+    if _depth(text) > MAX_DEPTH:
+        raise ProtocolError("bad_json", f"nested deeper than {MAX_DEPTH} levels")
+    try:
+        data = json.loads(
+            text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant
+        )
+        # a lone surrogate written as an escape (\\ud800) cannot be sent back in an error
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except json.JSONDecodeError as exc:
         raise ProtocolError("bad_json", f"not JSON: {exc}") from None
+    except UnicodeError:
+        raise ProtocolError("bad_json", "a string holds a lone surrogate (not valid Unicode)") from None
+    except RecursionError:  # cannot happen after the depth check; refused all the same
+        raise ProtocolError("bad_json", f"nested deeper than {MAX_DEPTH} levels") from None
+    return data
+
+
+def parse_message(raw: str | bytes) -> Any:
+    """Read one client message; raises ProtocolError (never anything else) for a bad one."""
+    data = decode(raw)
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
     kind = data.get("type")

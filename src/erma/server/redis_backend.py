@@ -369,6 +369,17 @@ class RedisBackend(Backend):
         for seat in (0, 1):
             await self._del_if(keys=[self.k("seat", account_id)], args=[f"{match}|{seat}"])
 
+    MISSED_TTL_S = 7 * 24 * 3600
+
+    async def stash_missed(self, account_id: int, messages: list[dict[str, Any]]) -> None:
+        key = self.k("missed", account_id)
+        text = json.dumps(messages, ensure_ascii=False, separators=(",", ":"))
+        await self.redis.set(key, text, ex=self.MISSED_TTL_S)
+
+    async def take_missed(self, account_id: int) -> list[dict[str, Any]]:
+        text = await self.redis.getdel(self.k("missed", account_id))
+        return list(json.loads(text)) if text else []
+
     # ---------------------------------------------------------------------------- sockets
 
     async def connected(self, conn: Connection) -> None:

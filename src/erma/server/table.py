@@ -24,10 +24,9 @@ from erma.bots.registry import bot_level
 from erma.errors import ErmaError, IllegalActionError
 from erma.game import Phase, apply, legal_actions
 from erma.game.actions import Action, Kind
-from erma.game.engine import events_for
 from erma.game.hints import hints_for
 from erma.game.legal import stand_in_actions
-from erma.game.match import Match
+from erma.game.match import Match, hand_seed
 from erma.game.record import to_record
 from erma.game.result import EndReason, HandResult
 from erma.game.seatview import seat_view
@@ -42,6 +41,10 @@ if TYPE_CHECKING:
     from erma.server.hub import Hub
 
 log = logging.getLogger("erma.table")
+
+_HIDDEN_PHASES = frozenset({Phase.CLAIM, Phase.ROB, Phase.CUO, Phase.TRIPLET})
+"""Decisions a seat may have without the opponent knowing: a claim of the opponent's discard, a rob of its
+added kong, a 搓牌 offer, a triplet offer."""
 
 
 def deal_digest(salt: str, seed: str) -> str:
@@ -71,15 +74,27 @@ class SeatInfo:
     last_seq: int = -1
     acked: dict[int, dict[str, Any]] = field(default_factory=dict)
     log: list[dict[str, Any] | str] = field(default_factory=list)
-    held: list[dict[str, Any]] = field(default_factory=list)
+    held: deque[dict[str, Any] | float] = field(default_factory=deque)
+    """Messages posted but not yet sent, in order; a number among them is a pause of that many seconds (after
+    one's own discard) that starts when the messages before it have gone out."""
     hold_until: float = 0.0
-    hold_from: int = 0
-    """Events from this index on wait for ``hold_until`` (the pause after one's own discard)."""
+    """The current pause ends then (nothing more goes out to this seat before)."""
+    sent_v: int = -1
+    """The version of the last stream message let out (sent, or due to a seat away)."""
     sent_events: int = 0
+    """How many of the hand's engine events (the seat's and hidden ones) its stream has passed."""
+    event_no: int = 0
+    """How many events of the current hand this seat was sent: its own event numbering (``event.v``)."""
+    needs_view: bool = False
+    """An action of this seat was accepted: a view follows even if it caused no event."""
+    away_v: int | None = None
+    """The stream's length when the seat's socket closed (the endings it missed are sent on its return)."""
     confirmed: bool = False
     away_since: float | None = None
     """When the seat's socket closed (None while connected or after it came back)."""
     left: bool = False
+    entropy: str | None = None
+    """The seat's contribution to the next hand's seed (from ``next``, or ``hello`` as a fallback)."""
 
     compacted: int = 0
     """``log[:compacted]`` (the hands before the current one) is JSON text, see :meth:`compact_log`."""
@@ -106,7 +121,10 @@ class Inbox:
 
     def __init__(self) -> None:
         self._items: deque[tuple[int, Any]] = deque()
+        self._arrivals: deque[float] = deque()
         self._waiter: asyncio.Future[None] | None = None
+        self.arrived = 0.0
+        """When the message :meth:`get` gave last was put (``time.monotonic()``)."""
 
     async def put(self, item: tuple[int, Any]) -> None:
         """Add a message (never waits; a coroutine for the callers that await it)."""
@@ -115,6 +133,7 @@ class Inbox:
     def put_nowait(self, item: tuple[int, Any]) -> None:
         """Add a message and wake the table."""
         self._items.append(item)
+        self._arrivals.append(time.monotonic())
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
@@ -134,7 +153,10 @@ class Inbox:
                 self._waiter = None
                 if timer is not None:
                     timer.cancel()
-        return self._items.popleft() if self._items else None
+        if not self._items:
+            return None
+        self.arrived = self._arrivals.popleft()
+        return self._items.popleft()
 
 
 def _wake(waiter: asyncio.Future[None]) -> None:
@@ -171,7 +193,7 @@ class Table:
         """What the ledger holds of each account for the current hand (the most it can lose)."""
         self.entries: list[dict[str, Any]] = []
         """The match's log: each hand's start, every action applied, each hand's settlement decision, the
-        confirmations between hands. Replaying it rebuilds the table (:meth:`restore`)."""
+        confirmations between hands, a leave. Replaying it rebuilds the table (:meth:`restore`)."""
         self.epoch = 0
         """The fencing token of this process's ownership (distributed backends)."""
         self.fenced = False
@@ -183,6 +205,8 @@ class Table:
         self.resume: str | None = None
         """After :meth:`restore`: ``mid`` (a hand in play), ``settle`` (ended, not settled), ``between``."""
         self.pending_end: dict[str, Any] | None = None
+        self.contributions: list[str] | None = None
+        """The seats' shares of the current hand's seed."""
 
     def meta(self) -> dict[str, Any]:
         """The match's essentials besides its log: enough, with the log, to rebuild the table anywhere."""
@@ -209,42 +233,88 @@ class Table:
     def _scale(self, seconds: float) -> float:
         return seconds * self.hub.settings.time_scale
 
-    def post(self, seat: int, message: dict[str, Any], hold: bool = True) -> None:
-        """Append a message to a seat's stream (versioned) and send it, unless the seat's stream is held."""
+    def post(self, seat: int, message: dict[str, Any], pause_after: float = 0.0) -> None:
+        """Append a message to a seat's stream (versioned) and send it once the pauses before it are over;
+        ``pause_after``: nothing after it goes out to this seat until that many seconds after it did."""
         s = self.seats[seat]
         message = {**message, "match": self.id, "v": len(s.log)}
         s.log.append(message)
         self.hub.backend.log_seat(self, seat, message)
-        if (hold and s.hold_until > time.monotonic()) or s.held:
-            s.held.append(message)
-        elif s.conn is not None:
-            self._send(s.conn, message)
+        s.held.append(message)
+        if pause_after > 0:
+            s.held.append(pause_after)
+        self._release(seat)
 
     def _send(self, conn: SeatConn, message: dict[str, Any]) -> None:
         """Send through the backend: with several processes nothing reaches a player before the log entries
         behind it are stored (a takeover never shows a player a past that did not happen)."""
         self.hub.backend.deliver(self, conn, message)
 
-    def _release(self, seat: int) -> None:
+    def _release(self, seat: int, everything: bool = False) -> None:
+        """Send what a seat's pauses no longer hold (``everything``: all of it, pauses ended)."""
         s = self.seats[seat]
-        if s.held and s.hold_until <= time.monotonic():
-            held, s.held = s.held, []
-            if s.conn is not None:
-                for m in held:
-                    self._send(s.conn, m)
+        now = time.monotonic()
+        if everything:
+            s.hold_until = 0.0
+        while s.held and s.hold_until <= now:
+            item = s.held.popleft()
+            if isinstance(item, float):
+                if not everything:
+                    s.hold_until = now + item
+            else:
+                s.sent_v = item["v"]
+                if s.conn is not None:
+                    self._send(s.conn, item)
 
-    def _flush(self) -> None:
-        """Send each seat the events it has not seen, then its view."""
+    def shown_at(self, seat: int) -> float:
+        """When what is posted to a seat now will reach it (after the pauses under way and queued)."""
+        s = self.seats[seat]
+        t = max(time.monotonic(), s.hold_until)
+        for item in s.held:
+            if isinstance(item, float):
+                t += item
+        return t
+
+    def shown(self, seat: int, at: float | None = None) -> bool:
+        """Whether everything posted to a seat has gone out and no pause was under way at ``at`` (now)."""
+        s = self.seats[seat]
+        return not s.held and s.hold_until <= (time.monotonic() if at is None else at)
+
+    def _flush(self, clock: float | None = None) -> None:
+        """Send each seat the events it has not seen, each numbered in the seat's own order, then its view.
+
+        A seat's view waits while the engine waits for a hidden decision of the opponent (a claim, a rob,
+        a 搓牌 or triplet offer): the view then follows the opponent's next visible event, so the seat's
+        stream is the same message for message whether or not the opponent had that decision. After a
+        person's own discard (chosen, timed out or automatic) their stream pauses ``claim_window_s``.
+        ``clock``: the actor's time for its decision, counted from when the view reaches it."""
         state = self.state
         assert state is not None
+        window = self._scale(self.hub.settings.claim_window_s)
+        hidden_stop = state.phase in _HIDDEN_PHASES
         for seat, s in enumerate(self.seats):
             if s.is_bot:
                 continue
-            fresh = events_for(state, seat, s.sent_events)
+            fresh = False
+            for i in range(s.sent_events, len(state.events)):
+                seen = state.events[i].for_seat(seat)
+                if seen is None:
+                    continue
+                seen["v"] = s.event_no
+                s.event_no += 1
+                fresh = True
+                pause = window if seen["type"] == "discard" and seen.get("seat") == seat else 0.0
+                self.post(seat, {"type": "event", "event": seen}, pause_after=pause)
             s.sent_events = len(state.events)
-            for e in fresh:
-                self.post(seat, {"type": "event", "event": e}, hold=e["v"] >= s.hold_from)
             if fresh:
+                s.needs_view = True
+        if clock is not None:
+            self.deadline = self.shown_at(state.actor) + clock
+        for seat, s in enumerate(self.seats):
+            if s.is_bot:
+                continue
+            if s.needs_view and not (hidden_stop and state.actor != seat):
+                s.needs_view = False
                 self.post(seat, {"type": "view", "view": self._view(seat)})
 
     def _view(self, seat: int) -> dict[str, Any]:
@@ -260,25 +330,41 @@ class Table:
         view["hand_no"] = self.match.hand_no
         view["digest"] = self.digest
         view["hints"] = hints_for(self.state, seat)
-        view["decision"] = len(self.state.actions)  # a client acts at most once per decision
+        view["version"] = s.event_no  # the seat's own event count (the opponent's hidden events not counted)
+        # a client acts at most once per decision: the seat's own actions so far in this hand
+        view["decision"] = sum(1 for who, _ in self.state.actions if who == seat)
         if self.deadline is not None and self.state.actor == seat and not s.autoplay:
-            view["deadline_ms"] = max(0, int((self.deadline - time.monotonic()) * 1000))
+            # the time left when the view reaches the seat (after the pause under way)
+            view["deadline_ms"] = max(0, int((self.deadline - self.shown_at(seat)) * 1000))
         return view
 
     def snapshot(self, seat: int, since: int) -> None:
-        """A reconnecting seat: the messages after ``since`` and a fresh view (sent now, not held)."""
+        """A reconnecting seat: the messages after ``since`` and a fresh view. During a pause (after one's
+        discard) only what the pause let out so far, and the last view sent: the rest follows when the pause
+        ends, so a reconnection or a resync shows no more than waiting would have."""
         s = self.seats[seat]
         if s.conn is None:
             return
-        s.hold_until = 0.0
-        s.held = []
+        self.hub.metrics["resyncs"] += 1
+        if not self.shown(seat):
+            upto = s.sent_v
+            for m in s.log[since + 1 : upto + 1]:
+                self._send(s.conn, logged(m))
+            for m in map(logged, reversed(s.log[: upto + 1])):
+                if m["type"] == "view":
+                    view = {**m["view"], "autoplay": s.autoplay}
+                    view.pop("deadline_ms", None)
+                    self._send(s.conn, {"type": "snapshot", "match": self.id, "v": upto, "view": view})
+                    return
+                if m["type"] == "hand_start":
+                    return
+            return
         for m in s.log[since + 1 :]:
             self._send(s.conn, logged(m))
         if self.state is not None:
             self._send(
                 s.conn, {"type": "snapshot", "match": self.id, "v": len(s.log) - 1, "view": self._view(seat)}
             )
-        self.hub.metrics["resyncs"] += 1
 
     def resync_all(self) -> None:
         """Send every connected seat a snapshot (after a takeover or a lost connection to Redis); a relay
@@ -301,6 +387,8 @@ class Table:
                 await self._settle(self.pending_end)
             if resume is not None and not self.over:
                 await self._between_hands()
+            elif resume is None and self.state is None:
+                await self._await_first()
             while not self.over:
                 await self._play_hand()
                 if not self.over:
@@ -322,25 +410,109 @@ class Table:
                 self.hub.table_lost(self)
             else:
                 self.over = True
+                for seat in range(2):  # the table stops: nothing waits for a pause any more
+                    self._release(seat, everything=True)
+                end = {"type": "match_end", "scores": self.match.scores, "hands": self.match.hand_no}
+                with contextlib.suppress(Exception):  # (Redis away: the endings are not kept)
+                    await self._stash_missed(end)
                 await self.hub.table_done(self)
                 for seat, s in enumerate(self.seats):
                     if not s.is_bot:
-                        self.post(seat, {"type": "match_end", "scores": self.match.scores})
+                        self.post(seat, end)
                 match_log("match_end", self.id, scores=self.match.scores, hands=self.match.hand_no)
                 await self.hub.backend.close_match(self)
 
+    async def _stash_missed(self, end: dict[str, Any]) -> None:
+        """A seat away when the match ends gets its missed endings (the hands' ends and this match_end) on
+        its next hello, wherever it signs in."""
+        for s in self.seats:
+            if s.is_bot or s.conn is not None or s.away_v is None:
+                continue
+            missed = [logged(m) for m in s.log[s.away_v :]]
+            missed = [m for m in missed if m["type"] == "hand_end"]
+            missed.append({**end, "match": self.id, "v": len(s.log)})
+            await self.hub.backend.stash_missed(s.account_id, missed)
+
+    def server_part(self, hand_no: int) -> str:
+        """The server's part of hand ``hand_no``'s seed (revealed with its hand_end)."""
+        return hand_seed(self.match.secret, hand_no)
+
+    def commitment(self, hand_no: int) -> str:
+        """The commitment to the server's part of hand ``hand_no``'s seed: sha256 of it, sent before the
+        players' contributions (in ``match`` for the first hand, in the previous ``hand_end`` after)."""
+        return hashlib.sha256(self.server_part(hand_no).encode()).hexdigest()
+
+    def _contributions(self) -> list[str]:
+        """Each seat's share of the next hand's seed: a person's entropy (empty if none came), a bot's from
+        its seed (the match id)."""
+        n = self.match.hand_no + 1
+        out = []
+        for s in self.seats:
+            if s.is_bot:
+                out.append(hashlib.sha256(f"bot:{self.id}:{n}".encode()).hexdigest()[:32])
+            else:
+                out.append(s.entropy or "")
+            s.entropy = None
+        return out
+
+    async def _next_message(self, until: float) -> tuple[int, Any] | None:
+        """The next message before ``until`` (None: none came), releasing what pauses hold meanwhile."""
+        while True:
+            now = time.monotonic()
+            for seat in range(2):
+                self._release(seat)
+            if now >= until:
+                return None
+            holds = [s.hold_until for s in self.seats if s.held]
+            got = await self.inbox.get(max(0.0, min([until, *holds]) - now))
+            if got is not None:
+                return got
+
+    async def _start_grace(self) -> None:
+        """Everyone is ready: the hand is dealt ``start_grace_s`` later, and a ``leave`` that comes meanwhile
+        (sent, say, just after ``next``) ends the match between hands, without penalty."""
+        until = time.monotonic() + self._scale(self.hub.settings.start_grace_s)
+        while not self.over:
+            got = await self._next_message(until)
+            if got is None:
+                return
+            await self._handle(*got)
+
+    async def _await_first(self) -> None:
+        """Before the first hand: wait (``ready_wait_s`` at most) for each person's ``next`` with its entropy,
+        sent after the ``match`` message and its commitment."""
+        until = time.monotonic() + self._scale(self.hub.settings.ready_wait_s)
+        while not all(s.confirmed or s.is_bot for s in self.seats) and not self.over:
+            remaining = until - time.monotonic()
+            if remaining <= 0:
+                return
+            got = await self._next_message(until)
+            if got is not None:
+                await self._handle(*got)
+        await self._start_grace()
+
     async def _play_hand(self) -> None:
         rules = self.room.rules
-        state = self.match.next_hand()
+        contributions = self._contributions()
+        state = self.match.next_hand(contributions)
         state.legal_memo = {}  # the table changes the state only through apply
         self.state = state
+        self.contributions = contributions
         self.salt = secrets.token_hex(16)
         self.digest = deal_digest(self.salt, state.seed)
         self.unit = f"{self.id}:{self.match.hand_no}"
         # the most this hand can cost a seat, as the family says; the ledger holds at most the balance
         stake = state.family.max_loss(rules, streak=state.streak) * self.room.bean_rate
         self.balances_before = await self.hub.store.balances([s.account_id for s in self.seats])
-        self._log({"t": "hand", "n": self.match.hand_no, "salt": self.salt, "bb": self.balances_before})
+        self._log(
+            {
+                "t": "hand",
+                "n": self.match.hand_no,
+                "salt": self.salt,
+                "bb": self.balances_before,
+                "c": contributions,
+            }
+        )
         match_log("hand_start", self.id, hand_no=self.match.hand_no, unit=self.unit, epoch=self.epoch)
         from erma.store.house import top_up
 
@@ -350,6 +522,8 @@ class Table:
         self.held = await self.hub.store.hold(self.unit, {s.account_id: stake for s in self.seats})
         for seat, s in enumerate(self.seats):
             s.sent_events = 0
+            s.event_no = 0
+            s.needs_view = False
             s.confirmed = False
             s.compact_log()
             if not s.is_bot:
@@ -380,9 +554,9 @@ class Table:
             if state.phase in (Phase.TURN, Phase.EXCHANGE, Phase.HAIDI):
                 timeout = rules.turn_timeout_s
             self.deadline = None
-            if human_turn and self.hub.settings.timeouts:
-                self.deadline = time.monotonic() + self._scale(timeout)
-            self._flush()  # the new events, then one view per seat (the actor's with its deadline)
+            # the new events, then one view per seat (the actor's with its deadline: the clock starts when
+            # the decision is shown, after the pauses before it)
+            self._flush(self._scale(timeout) if human_turn and self.hub.settings.timeouts else None)
             if not human_turn:
                 pause = self._scale(self.hub.settings.bot_pause_s if s.is_bot else 0.3)
                 if s.away_since is not None:  # just gone: a short grace, so a page refresh loses nothing
@@ -433,15 +607,6 @@ class Table:
         self._log({"t": "act", "s": seat, "a": str(action), "q": seq})
         self.actions_applied += 1
         self.hub.metrics["actions"] += 1
-        s = self.seats[seat]
-        if action.kind is Kind.DISCARD and not s.is_bot:
-            # what follows the discard reaches the discarder after the same pause, whatever the opponent
-            # could do with the tile (the discard itself goes out at once)
-            s.hold_until = time.monotonic() + self._scale(self.hub.settings.claim_window_s)
-            s.hold_from = len(state.events) - 1
-            while s.hold_from > 0 and state.events[s.hold_from].type != "discard":
-                s.hold_from -= 1
-            s.hold_from += 1
 
     async def _idle(
         self, until: float | None, waiting_for: int | None = None, back: int | None = None
@@ -472,6 +637,18 @@ class Table:
 
     # --------------------------------------------------------------------------- messages
 
+    def _refusal(self, seat: int) -> tuple[str, str] | None:
+        """Why a seat may not act now, judged on what it has been shown (the same answer whatever the
+        opponent is deciding): None if it may."""
+        state = self.state
+        if not self.shown(seat, self.inbox.arrived):  # judged as the message arrived, however busy the table
+            return "not_shown", "your next decision has not been shown to you yet (the pause after a discard)"
+        if state is None or state.phase is Phase.END:
+            return "illegal_action", "no hand is being played"
+        if state.actor != seat:
+            return "not_your_decision", "not your decision"
+        return None
+
     async def _handle(self, seat: int, msg: Any) -> bool:
         """Handle one message from a seat; True if it applied an action."""
         s = self.seats[seat]
@@ -485,19 +662,23 @@ class Table:
                         s.acked.get(msg.seq, {"type": "ack", "match": self.id, "seq": msg.seq, "dup": True}),
                     )
                 return False
+            refusal = self._refusal(seat)
+            if refusal is not None:
+                if conn is not None:
+                    self._send(conn, P.error(*refusal, msg.seq, self.id))
+                return False
             try:
                 action = Action.parse(msg.action)
-                if state is None or state.phase is Phase.END:
-                    raise IllegalActionError(f"{action}: no hand is being played")
                 if action.kind in (Kind.TIMEOUT, Kind.ESCAPE):
                     raise IllegalActionError(f"{action}: not an action a client may send (use 'leave')")
-                s.autoplay = False
-                s.timeouts = 0
                 self._apply(seat, action, msg.seq)
             except ErmaError as exc:
                 if conn is not None:
                     self._send(conn, P.error("illegal_action", str(exc), msg.seq, self.id))
                 return False
+            s.autoplay = False
+            s.timeouts = 0
+            s.needs_view = True
             s.last_seq = msg.seq
             ack = {"type": "ack", "match": self.id, "seq": msg.seq}
             s.acked[msg.seq] = ack
@@ -518,12 +699,14 @@ class Table:
                 self._apply(seat, Action(Kind.ESCAPE))
                 self._flush()
                 return True
+            # between hands (until the next hand is dealt, whatever next said): no escape
             self._log({"t": "leave", "s": seat})
             self.over = True
             return True
         if isinstance(msg, P.Next):
             if not s.confirmed:
-                self._log({"t": "next", "s": seat})
+                s.entropy = msg.entropy
+                self._log({"t": "next", "s": seat, "e": msg.entropy})
             s.confirmed = True
             return True
         if isinstance(msg, P.Resync):
@@ -533,11 +716,13 @@ class Table:
             if msg.cid is not None and (s.conn is None or getattr(s.conn, "cid", None) != msg.cid):
                 return False  # an older socket of this seat, already replaced
             s.conn = None
+            s.away_v = len(s.log)
             s.autoplay = True  # a disconnect is not an escape: auto-play, after a short reconnect grace
             s.away_since = time.monotonic()
             return False
         if isinstance(msg, _Reconnected):
             s.conn = msg.conn
+            s.away_v = None
             if s.away_since is not None:  # back: the auto-play the disconnect started ends
                 s.autoplay = False
                 s.timeouts = 0
@@ -643,6 +828,7 @@ class Table:
                 "digest": self.digest,
                 "salt": self.salt,
                 "bean_rate": rate,
+                **self._deal_proof(),
             }
         )
         summary = {
@@ -662,6 +848,7 @@ class Table:
         for seat, s in enumerate(self.seats):
             if s.is_bot:
                 continue
+            s.needs_view = False
             self.post(
                 seat,
                 {
@@ -675,12 +862,24 @@ class Table:
                     "beans": self._beans(result, gone, balances, rate),
                     "bean_rate": rate,
                     "scores": self.match.scores,
+                    **self._deal_proof(),
+                    "next_commitment": None if self.over else self.commitment(self.match.hand_no + 1),
                 },
             )
-        for seat in range(2):
-            self.seats[seat].hold_until = 0.0
+        for seat in range(2):  # (the pause after one's last discard holds the hand_end too)
             self._release(seat)
         self.unit = ""
+
+    def _deal_proof(self) -> dict[str, Any]:
+        """What shows that the hand's seed combined the server's committed part with both contributions."""
+        if self.contributions is None:
+            return {}
+        n = self.match.hand_no
+        return {
+            "server_seed": self.server_part(n),
+            "commitment": self.commitment(n),
+            "contributions": list(self.contributions),
+        }
 
     @classmethod
     def restore(
@@ -717,7 +916,8 @@ class Table:
             kind = e["t"]
             if kind == "hand":
                 settled()
-                state = table.match.next_hand()
+                state = table.match.next_hand(e.get("c"))
+                table.contributions = e.get("c")
                 table.salt = e["salt"]
                 table.digest = deal_digest(table.salt, state.seed)
                 table.unit = f"{match_id}:{table.match.hand_no}"
@@ -735,6 +935,7 @@ class Table:
             elif kind == "next":
                 settled()
                 seats[e["s"]].confirmed = True
+                seats[e["s"]].entropy = e.get("e")
             elif kind == "leave":
                 settled()
                 seats[e["s"]].left = True
@@ -754,8 +955,9 @@ class Table:
             table.resume = "between"
             table.over = table.match.over or any(s.left for s in seats)
             table.unit = ""
-        for s in seats:
-            s.sent_events = _events_sent(s.log)
+        for seat, s in enumerate(seats):
+            s.event_no = _events_sent(s.log)
+            s.sent_events = _global_index(state, seat, s.event_no) if state is not None else 0
         return table
 
     async def _between_hands(self) -> None:
@@ -773,9 +975,12 @@ class Table:
             if remaining <= 0:
                 self.over = True
                 return
-            got = await self.inbox.get(remaining)
+            got = await self._next_message(until)
             if got is not None:
                 await self._handle(*got)
+        await self._start_grace()
+        if self.over:
+            return
         balances = self.balances_after or await self.hub.store.balances([s.account_id for s in self.seats])
         for s, balance in zip(self.seats, balances, strict=True):
             if not s.is_bot and balance < self.room.entry_min:
@@ -800,8 +1005,21 @@ def _hand_end_posted(seats: list[SeatInfo]) -> bool:
     return False
 
 
+def _global_index(state: GameState, seat: int, n: int) -> int:
+    """How many of the hand's engine events come up to (and with) the ``n``-th one ``seat`` may see."""
+    if n == 0:
+        return 0
+    seen = 0
+    for i, e in enumerate(state.events):
+        if e.for_seat(seat) is not None:
+            seen += 1
+            if seen == n:
+                return i + 1
+    return len(state.events)
+
+
 def _events_sent(log: list[dict[str, Any] | str]) -> int:
-    """How many of the current hand's engine events a seat's stream already holds."""
+    """How many of the current hand's events (in the seat's own numbering) a seat's stream already holds."""
     for m in map(logged, reversed(log)):
         if m["type"] == "event":
             return int(m["event"]["v"]) + 1

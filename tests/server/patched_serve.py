@@ -1,0 +1,57 @@
+"""``erma serve`` with the test hooks of the protocol suite, for server processes (tests/scale):
+
+- ``ERMA_TEST_FIXED_SECRETS=1``: every match secret and deal salt is the same (the same deal in two runs);
+- ``ERMA_TEST_HIDE_CLAIMS_OF=SEAT``: the engine offers that seat no claim of a discard.
+
+Run as ``python -m tests.server.patched_serve serve …`` (the arguments of ``erma``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import erma.server.table as table_module
+from erma.cli import main
+from erma.game.families import FAMILIES
+
+
+class FixedSecrets:
+    """Stands in for ``secrets`` in the table module: one match secret and one salt for every match."""
+
+    @staticmethod
+    def token_hex(nbytes: int = 16) -> str:
+        return "5a" * nbytes
+
+
+def claim_hooks(seat: Callable[[], int | None], hide: bool, seen: list[int]) -> list[tuple[type, Any]]:
+    """Replacements of every rule family's ``claim_options``: ``seat()``'s options are counted in ``seen``
+    and, with ``hide``, taken away. Returns (class, replacement) pairs to install."""
+    out = []
+    for family in FAMILIES.values():
+        cls = type(family)
+        real = cls.claim_options
+
+        def claim_options(self: Any, state: Any, who: int, real: Any = real) -> list[Any]:
+            options = real(self, state, who)
+            if options and who == seat():
+                seen.append(1)
+                return [] if hide else options
+            return options
+
+        out.append((cls, claim_options))
+    return out
+
+
+def hide_claims_of(seat: int) -> None:
+    for cls, hook in claim_hooks(lambda: seat, True, []):
+        cls.claim_options = hook  # type: ignore[method-assign]
+
+
+if __name__ == "__main__":
+    if os.environ.get("ERMA_TEST_FIXED_SECRETS"):
+        table_module.secrets = FixedSecrets  # type: ignore[assignment]
+    if os.environ.get("ERMA_TEST_HIDE_CLAIMS_OF"):
+        hide_claims_of(int(os.environ["ERMA_TEST_HIDE_CLAIMS_OF"]))
+    sys.exit(main(sys.argv[1:]))
