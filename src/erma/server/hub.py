@@ -389,7 +389,10 @@ class Hub:
                     "match": table.id,
                     "seat": where[1],
                     "room": table.room.id,
-                    "players": [{"name": x.name, "bot": x.is_bot} for x in table.seats],
+                    "players": [
+                        {"name": x.name, "bot": x.is_bot, "level": bot_level(x.bot.name) if x.bot else None}
+                        for x in table.seats
+                    ],
                     "hands": table.room.rules.match_hands or None,
                     "resumed": True,
                 }
