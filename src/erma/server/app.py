@@ -157,8 +157,8 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         if account is None:
             return _error(401, "not_authenticated", "a session token is needed")
         record_id = _record_id(request.path_params["id"])
-        if record_id is None:
-            return _error(404, "not_found", f"no game {request.path_params['id'][:40]!r}")
+        if isinstance(record_id, Response):
+            return record_id
         stored = await state["store"].get_record(record_id)
         if stored is None or account.id not in stored["account_ids"]:
             return _error(404, "not_found", f"no game {record_id} of yours")
@@ -173,8 +173,8 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         if account is None:
             return _error(401, "not_authenticated", "a session token is needed")
         record_id = _record_id(request.path_params["id"])
-        if record_id is None:
-            return _error(404, "not_found", f"no game {request.path_params['id'][:40]!r}")
+        if isinstance(record_id, Response):
+            return record_id
         stored = await state["store"].get_record(record_id)
         if stored is None or account.id not in stored["account_ids"]:
             return _error(404, "not_found", f"no game {record_id} of yours")
@@ -242,10 +242,15 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
     return app
 
 
-def _record_id(text: str) -> int | None:
-    """A game id from a path: decimal, 1 … 2^63 − 1 (what the database holds); None for anything else."""
-    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 19 else 0
-    return value if 0 < value < 2**63 else None
+def _record_id(text: str) -> int | Response:
+    """A game id from a path (decimal, 1 … 2^63 − 1: what the database holds), or the error answer: 400 for
+    what is not a number, 404 for a number no game can have."""
+    if not (text.isascii() and text.isdigit()):
+        return _error(400, "invalid_input", f"a game id is a number, not {text[:40]!r}")
+    value = int(text) if len(text) <= 19 else 0
+    if not 0 < value < 2**63:
+        return _error(404, "not_found", f"no game {text[:40]}")
+    return value
 
 
 def metrics_text(h: Hub) -> str:
