@@ -264,6 +264,8 @@ function onMessage(msg) {
       if (!msg.resumed) S.end = null;
       S.screen = "table";
       S.resumed = Boolean(msg.resumed);
+      // ready for the first hand, with this seat's share of its seed (the server committed to its own first)
+      if (!msg.resumed) net.send({ type: "next", match: msg.match, entropy: entropy() });
       render();
       break;
     case "hand_start":
@@ -335,6 +337,9 @@ function onMessage(msg) {
         net.close();
         S.account = null;
         toLobby();
+      } else if (msg.code === "not_shown" || msg.code === "not_your_decision") {
+        S.done = { digest: null, through: -1 }; // not applied: the next view says what to do
+        break;
       } else if (msg.code !== "no_such_match") toast(errorText(msg.code, msg.message));
       play("error");
       if (msg.code === "illegal_action") S.done = { digest: null, through: -1 }; // not applied: may act again
@@ -1009,8 +1014,14 @@ function countdownEl() {
   return box;
 }
 
+/** 32 random bytes as 64 hex digits: this seat's share of the next hand's seed (docs/protocol.md). */
+function entropy() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 function nextHand() {
-  net.send({ type: "next", match: S.match.id });
+  net.send({ type: "next", match: S.match.id, entropy: entropy() });
   S.screen = "table";
   S.end = null;
   S.view = null;
