@@ -120,6 +120,9 @@ class Settings:
     """How long quick match waits for a person before a bot takes the seat."""
     claim_window_s: float = 1.2
     """After a person's discard their stream pauses this long, whatever the opponent could do."""
+    review_hold_s: float = 300.0
+    """Between hands the clock to the next hand stands still while a person looks at a replay or review
+    (``review`` messages), for at most this long a break."""
     reconnect_grace_s: float = 3.0
     """A seat whose socket closed is played by auto-play after this grace (a refresh loses no decision)."""
     bot_pause_s: float = 0.6

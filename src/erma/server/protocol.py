@@ -105,6 +105,15 @@ class Next(_Msg):
     entropy: str | None = Field(default=None, pattern=ENTROPY)
 
 
+class Review(_Msg):
+    """Between hands: this seat is looking at a replay or a review (``on``) or is back (``off``); the clock to
+    the next hand stands still meanwhile (at most ``review_hold_s`` a break)."""
+
+    type: Literal["review"]
+    match: str = Field(min_length=1, max_length=64)
+    on: bool
+
+
 class Ping(_Msg):
     """Keep-alive; answered with pong (and the client's ``t``)."""
 
@@ -113,11 +122,23 @@ class Ping(_Msg):
 
 
 ClientMessage = Annotated[
-    Hello | Rooms | Queue | Cancel | Act | Resync | Autoplay | Leave | Next | Ping,
+    Hello | Rooms | Queue | Cancel | Act | Resync | Autoplay | Leave | Next | Review | Ping,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-KNOWN_TYPES = ("hello", "rooms", "queue", "cancel", "action", "resync", "autoplay", "leave", "next", "ping")
+KNOWN_TYPES = (
+    "hello",
+    "rooms",
+    "queue",
+    "cancel",
+    "action",
+    "resync",
+    "autoplay",
+    "leave",
+    "next",
+    "review",
+    "ping",
+)
 
 
 class ProtocolError(ValueError):

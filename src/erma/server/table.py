@@ -184,6 +184,10 @@ class Table:
         # RULES §5.3: auto-play takes every legal win (the plain greedy bot; "greedy" may wait for a 硬 win)
         self.autoplayer = make_bot("greedy-plain", f"autoplay:{match_id}")
         self.over = False
+        self.review_since: float | None = None
+        """When a person began looking at a replay or review between hands (None: nobody is)."""
+        self.review_held = 0.0
+        """Seconds the clock to the next hand has stood still this break."""
         self.task: asyncio.Task[None] | None = None
         self.actions_applied = 0
         self.balances_before = [0, 0]
@@ -712,6 +716,14 @@ class Table:
         if isinstance(msg, P.Resync):
             self.snapshot(seat, msg.version)
             return False
+        if isinstance(msg, P.Review):
+            now = time.monotonic()
+            if msg.on and self.review_since is None:
+                self.review_since = now
+            elif not msg.on and self.review_since is not None:
+                self.review_held += now - self.review_since
+                self.review_since = None
+            return False
         if isinstance(msg, _Disconnected):
             if msg.cid is not None and (s.conn is None or getattr(s.conn, "cid", None) != msg.cid):
                 return False  # an older socket of this seat, already replaced
@@ -967,15 +979,20 @@ class Table:
             if s.is_bot:
                 s.confirmed = True
         until = time.monotonic() + self._scale(rules.next_hand_timeout_s)
+        hold = self._scale(self.hub.settings.review_hold_s)
+        self.review_since, self.review_held = None, 0.0
         while not all(s.confirmed for s in self.seats):
             if any(s.left for s in self.seats):
                 self.over = True
                 return
-            remaining = until - time.monotonic()
-            if remaining <= 0:
+            now = time.monotonic()
+            held = self.review_held + (now - self.review_since if self.review_since is not None else 0.0)
+            deadline = until + min(held, hold)  # the clock stands still while a person reviews
+            if deadline <= now:
                 self.over = True
                 return
-            got = await self._next_message(until)
+            wake = deadline if self.review_since is None else min(deadline, now + 0.5)  # (to look again)
+            got = await self._next_message(wake)
             if got is not None:
                 await self._handle(*got)
         await self._start_grace()

@@ -985,8 +985,13 @@ function tickCountdown() {
   const c = S.countdown;
   if (!c) return;
   const now = performance.now();
-  if (!countdownPaused()) c.left -= now - c.at;
+  const stopped = countdownPaused();
+  if (!stopped) c.left -= now - c.at;
   c.at = now;
+  if (stopped !== Boolean(c.reviewing) && S.match && !S.match.over) {
+    c.reviewing = stopped; // the server's clock to the next hand stands still too (docs/protocol.md: review)
+    net.send({ type: "review", match: S.match.id, on: stopped });
+  }
   if (c.left <= 0) {
     S.countdown = null;
     if (c.auto && S.match && !S.match.over && S.screen === "settle") nextHand();
