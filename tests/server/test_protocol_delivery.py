@@ -5,6 +5,7 @@ endings a player missed sent on its return, ``deadline_ms`` as the time left whe
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -235,3 +236,41 @@ def test_the_pause_follows_every_own_discard_automatic_ones_too(
     assert any(auto for auto, _ in gaps), "no hand was declared ready in three hands"
     short = [(auto, round(gap, 3)) for auto, gap in gaps if gap < pause * 0.9]
     assert not short, short
+
+
+def test_a_reload_finds_the_same_clock_running(tmp_path: Path) -> None:
+    """A page reload in the middle of one's decision: the view after it carries the clock that was running
+    (less the time away), not a fresh one and not none."""
+    srv, thread, running = start_server(tmp_path, timeouts=True, time_scale=0.5)  # a turn is 7.5 s
+    try:
+
+        async def go() -> tuple[int, int, float]:
+            c = Client(running)
+            await c.connect()
+            await c.send({"type": "queue", "room": "classic-novice", "opponent": "bot"})
+            m = await c.expect("match")
+            await c.send({"type": "next", "match": m["match"]})
+            while True:
+                view = (await c.expect("view", timeout=20))["view"]
+                if view["actor"] == m["seat"] and view["legal"] and view.get("deadline_ms"):
+                    break
+            first = view["deadline_ms"]
+            t0 = time.monotonic()
+            await c.ws.close()
+            await asyncio.sleep(0.3)
+            d = Client(running, token=c.token)
+            await d.connect(resume={m["match"]: c.versions[m["match"]]})
+            while True:
+                again = (await d.expect("view", "snapshot", timeout=20))["view"]
+                if again.get("deadline_ms") and again["decision"] == view["decision"]:
+                    break
+            away = time.monotonic() - t0
+            await d.close()
+            return first, again["deadline_ms"], away
+
+        first, again, away = run_async(go())
+        assert again <= first - away * 1000 + 150  # the same clock, less the time away
+        assert again > 0
+    finally:
+        srv.should_exit = True
+        thread.join(10)

@@ -184,6 +184,8 @@ class Table:
         # RULES §5.3: auto-play takes every legal win (the plain greedy bot; "greedy" may wait for a 硬 win)
         self.autoplayer = make_bot("greedy-plain", f"autoplay:{match_id}")
         self.over = False
+        self.kept_clock: tuple[tuple[int, int], float] | None = None
+        """(decision, deadline) of the last person's clock: a seat back from a reload finds it running."""
         self.review_since: float | None = None
         """When a person began looking at a replay or review between hands (None: nobody is)."""
         self.review_held = 0.0
@@ -558,9 +560,19 @@ class Table:
             if state.phase in (Phase.TURN, Phase.EXCHANGE, Phase.HAIDI):
                 timeout = rules.turn_timeout_s
             self.deadline = None
-            # the new events, then one view per seat (the actor's with its deadline: the clock starts when
-            # the decision is shown, after the pauses before it)
-            self._flush(self._scale(timeout) if human_turn and self.hub.settings.timeouts else None)
+            decision = (len(state.actions), actor)
+            kept = self.kept_clock
+            if human_turn and kept is not None and kept[0] == decision:
+                # back within the grace (a page reload): the same decision, the same clock, shown again
+                self.deadline = kept[1]
+                s.needs_view = True
+                self._flush()
+            else:
+                # the new events, then one view per seat (the actor's with its deadline: the clock starts
+                # when the decision is shown, after the pauses before it)
+                self._flush(self._scale(timeout) if human_turn and self.hub.settings.timeouts else None)
+                if self.deadline is not None:
+                    self.kept_clock = (decision, self.deadline)
             if not human_turn:
                 pause = self._scale(self.hub.settings.bot_pause_s if s.is_bot else 0.3)
                 if s.away_since is not None:  # just gone: a short grace, so a page refresh loses nothing
