@@ -14,6 +14,7 @@ from erma.errors import IllegalActionError
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.family import Win
 from erma.game.state import GameState, Phase
+from erma.hand import Meld
 from erma.tiles import Tile
 
 DISCARD = tuple(Action(Kind.DISCARD, t) for t in range(34))
@@ -35,13 +36,23 @@ def waits_of(state: GameState, seat: int, key: int | None = None, n: int | None 
     key = me.key if key is None else key
     n = me.size if n is None else n
     copies = state.rules.copies
+    in_sets = _in_sets(me.melds)
     out = []
     for t in state.rules.kinds:
         held = (key >> (4 * t)) & 15
-        if held + sum(m.tiles.count(t) for m in me.melds) >= copies:
+        if held + in_sets[t] >= copies:
             continue
         if shapes.overall(key + INC[t], n + 1) == -1:
             out.append(t)
+    return out
+
+
+def _in_sets(melds: list[Meld]) -> list[int]:
+    """Copies of each kind in declared sets."""
+    out = [0] * 34
+    for m in melds:
+        for t in m.tiles:
+            out[t] += 1
     return out
 
 
@@ -49,12 +60,12 @@ def has_wait(state: GameState, seat: int, key: int, n: int) -> bool:
     """Whether a 3k+1 concealed part (given by key and size) is ready with some kind not all held."""
     if shapes.overall(key, n) != 0:
         return False
-    me = state.seats[seat]
+    in_sets = _in_sets(state.seats[seat].melds)
     copies = state.rules.copies
     for t in state.rules.kinds:
         if shapes.overall(key + INC[t], n + 1) == -1:
             held = (key >> (4 * t)) & 15
-            if held + sum(m.tiles.count(t) for m in me.melds) < copies:
+            if held + in_sets[t] < copies:
                 return True
     return False
 

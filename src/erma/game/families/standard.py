@@ -159,7 +159,7 @@ class Standard:
         return Meld(MeldKind.EXPOSED_KONG, tile, claimed=tile)
 
     def meld_text(self, state: GameState, meld: Meld) -> str:
-        return meld.to_notation()
+        return _notation(meld)
 
     def meld_tiles(self, state: GameState, meld: Meld) -> tuple[Tile, ...]:
         return meld.tiles
@@ -239,6 +239,12 @@ class Standard:
     def hint_worth(self, state: GameState, seat: int, tile: Tile, how: str) -> tuple[int, int] | None:
         found = check_win(state, seat, tile, how)
         return (found.points, 0) if found is not None else None
+
+
+@cache
+def _notation(meld: Meld) -> str:
+    """A set's notation (sets are few frozen values; views show them at every step)."""
+    return meld.to_notation()
 
 
 def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:

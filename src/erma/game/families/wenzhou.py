@@ -7,6 +7,7 @@ and money is :mod:`erma.game.families.wenzhou_wins`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from erma.analysis.tables import INC
@@ -36,6 +37,12 @@ def _play_counts(state: GameState, seat: int) -> list[int]:
         if n and t != cs:
             out[wz.play_kind(t, cs)] += n
     return out
+
+
+@cache
+def _notation(meld: Meld, wild: Tile) -> str:
+    """A set's notation with its physical tiles (few frozen values; views show them at every step)."""
+    return wz.meld_notation(meld, wild)
 
 
 class Wenzhou:
@@ -234,7 +241,7 @@ class Wenzhou:
         return Meld(MeldKind.EXPOSED_KONG, p, claimed=p)
 
     def meld_text(self, state: GameState, meld: Meld) -> str:
-        return wz.meld_notation(meld, _wild(state))
+        return _notation(meld, _wild(state))
 
     def meld_tiles(self, state: GameState, meld: Meld) -> tuple[Tile, ...]:
         cs = _wild(state)
