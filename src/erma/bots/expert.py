@@ -36,8 +36,9 @@ from erma.bots.stakes import stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
 from erma.game.state import Phase
+from erma.game.win import points_of
 from erma.hand import Meld, MeldKind
-from erma.scoring import WinContext, plan_for, score
+from erma.scoring import WinContext, score
 
 KONG_KINDS = (Kind.CONCEALED_KONG, Kind.ADDED_KONG, Kind.EXTEND_KONG)
 RON_SHARE = 0.6
@@ -225,25 +226,8 @@ class Estimator:
             flowers_in_play=rules.flowers,
         )
         result = score(ctx, rules.fan_table)
-        out: int | None = None
-        if result is not None:
-            rows = plan_for(rules.fan_table).rows
-            min_total = sum(
-                f.points * f.count
-                for f in result.fans
-                if rows[f.id].counts_for_min
-                or (rules.bonus_counts_for_min_fan and f.id == "bonus_tiles")
-                or (rules.flowers_count_for_min_fan and f.id != "bonus_tiles")
-            )
-            if min_total >= rules.min_fan:
-                pts = result.capped_total + rules.mcr_base_points
-                if rules.fan_cap is not None:
-                    if rules.cap_applies_to_bonus:
-                        pts = min(pts, rules.fan_cap)
-                    else:
-                        bonus_pts = sum(f.points * f.count for f in result.fans if f.id == "bonus_tiles")
-                        pts = min(pts - bonus_pts, rules.fan_cap) + bonus_pts
-                out = pts
+        worth = points_of(rules, result) if result is not None else None
+        out = worth[1] if worth is not None else None
         if len(_POINTS) > 200_000:
             _POINTS.clear()
         _POINTS[memo] = out

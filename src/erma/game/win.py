@@ -13,6 +13,7 @@ from erma.analysis import shapes
 from erma.game.result import DrawSource
 from erma.game.seatview import table_copies
 from erma.game.state import GameState
+from erma.rules import RuleSet
 from erma.scoring import WinContext, plan_for, score
 from erma.scoring.pipeline import ScoreResult
 from erma.tiles import Tile
@@ -111,8 +112,18 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
     result = score(ctx, rules.fan_table)
     if result is None:
         return None
-    rows = plan_for(rules.fan_table).rows
+    worth = points_of(rules, result)
+    if worth is None:
+        return None
+    min_total, points = worth
     fan_total = result.total
+    return WinCheck(result, fan_total, min_total, points, ctx)
+
+
+def points_of(rules: RuleSet, result: ScoreResult) -> tuple[int, int] | None:
+    """(fans toward the minimum, points) of a scored win under ``rules``: base points added, the cap applied
+    (sparing bonus points where ``cap_applies_to_bonus`` is false); None below ``min_fan``."""
+    rows = plan_for(rules.fan_table).rows
     min_total = sum(
         f.points * f.count
         for f in result.fans
@@ -129,4 +140,4 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
         else:
             bonus_pts = sum(f.points * f.count for f in result.fans if f.id == "bonus_tiles")
             points = min(points - bonus_pts, rules.fan_cap) + bonus_pts
-    return WinCheck(result, fan_total, min_total, points, ctx)
+    return min_total, points
