@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
-from erma.bots.greedy import OPPONENT_WIN_COST, _isolation, _sh, wz_wait
+from erma.bots.greedy import OPPONENT_WIN_COST, GreedyBot, _isolation, _sh, wz_wait
 from erma.bots.priors import mean_win_points, ready_chance, win_chance
 from erma.bots.stakes import stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
@@ -51,6 +51,13 @@ LATER_DEAL_IN = 0.03
 """A declared opponent's wins on our later discards, a round, when we play safe."""
 UNDECLARED = 0.3
 """Where 报听 is allowed: the share of the opponent's ready chance left when it has not declared."""
+RIICHI_MARGIN = {"cuopai13": 1.0}
+"""The 报听 margin (``Settings.riichi_margin``) by fan table where the lock costs more than the default:
+cuopai789's small table (measured on seed t5: level5 vs level4 +0.33 with 1.0, +0.23 with 0.25)."""
+EXCHANGE_SAMPLES = 48
+"""Refills of the hand sampled for each start-exchange choice."""
+EXCHANGE_GAIN = 0.03
+"""The least mean-shanten gain for which a tile is given back in the start exchange."""
 OPPONENT_WAIT_KINDS = 2.0
 """Kinds a ready opponent waits on, on average (for the hazard of its turns)."""
 
@@ -96,6 +103,23 @@ class Settings:
     riichi_margin: float = 0.25
     """报听 locks the hand: declared only when its estimate beats playing on by this share (the lock's cost,
     which the race does not see: a hand that plays on may still widen or improve its wait)."""
+    base: bool = True
+    """Greedy's efficiency as the base (level5): discards by shanten then unseen useful tiles, greedy's
+    claims, kongs, offers and 温州 win-or-wait; the estimate decides only the discard of a hand that is
+    ready after it (scored waits, dealing in) and every discard once the opponent has declared 报听."""
+    riichi: bool = True
+    """With ``base``: may declare 报听 (when the estimate with the margin says so)."""
+    greedy_riichi: bool = False
+    """With ``base``: 报听 as greedy declares it (ready with two or more unseen winning tiles)."""
+    ahead: bool = True
+    """With ``base``: the estimate also picks among the discards that leave the hand one from ready."""
+    wz_ready: bool = False
+    """With ``base``, 温州: the estimate also ranks the discards that leave the hand ready."""
+    guard: float = 2.0
+    """With ``base``: once the opponent is ready with this chance (:func:`ready_chance`; above 1: never
+    before its 报听), the estimate (with dealing in) ranks every lowest-shanten discard."""
+    own: frozenset[Phase] = frozenset({Phase.TRIPLET})
+    """With ``base``: the phases besides the turn decided by the estimate (claims, offers …)."""
 
 
 class Estimator:
@@ -457,6 +481,8 @@ class ExpertBot:
         self.seed = seed
         self.settings = settings or Settings()
         self.name = name
+        self.greedy = GreedyBot(seed, riichi=self.settings.greedy_riichi, stakes=True)
+        """The base (``Settings.base``): greedy's choices where the estimate has no edge."""
 
     # ------------------------------------------------------------------------------ choose
 
@@ -467,7 +493,11 @@ class ExpertBot:
             return self.rng.choice(legal)
         if ph is Phase.MAIDI or ph is Phase.DINGDI:
             return stake_choice(view, legal)
+        if self.settings.base and ph is not Phase.TURN and ph not in self.settings.own:
+            return self.greedy.choose(view, legal)  # claims, offers, 温州 win-or-wait: greedy's
         est = Estimator(view, self.settings, self.seed)
+        if self.settings.base and ph is Phase.TURN:
+            return self._turn_based(view, est, legal)
         if WIN in legal:
             if view.caishen is None or self._take_win(view, est, legal):
                 return WIN
@@ -487,6 +517,33 @@ class ExpertBot:
         return PASS if PASS in legal else legal[0]
 
     # ------------------------------------------------------------------------------ turns
+
+    def _turn_based(self, view: BotView, est: Estimator, legal: list[Action]) -> Action:
+        """Greedy's turn, with the estimate choosing among the lowest-shanten discards when the hand is
+        ready after them (the worth of the waits, 报听 when allowed, the chance of dealing in) or when the
+        opponent has declared 报听 (dealing in weighs on every discard)."""
+        base = self.greedy.choose(view, legal)
+        if base.kind is not Kind.DISCARD or base.riichi:
+            return base  # a win (温州: weighed by greedy) or a kong that keeps the shape
+        discards = [a for a in legal if a.kind is Kind.DISCARD and (self.settings.riichi or not a.riichi)]
+        key, n = view.key, view.size
+        shantens: dict[Action, int] = {}
+        for a in discards:
+            p = view.play(a.tile)
+            if p == wz.JOKER:
+                continue
+            shantens[a] = est.shanten(key - INC[p], n - 1, view.jokers)
+        if not shantens:
+            return base
+        best_s = min(shantens.values())
+        opp = 1 - view.seat
+        late = ready_chance(view.rules, len(view.discards[opp]), est.opp_riichi) >= self.settings.guard
+        if best_s > int(self.settings.ahead) and not est.opp_riichi and not late:
+            return base
+        if est.wz and best_s == 0 and not self.settings.wz_ready and not est.opp_riichi:
+            return base  # 温州, ready: greedy's wait worth (multipliers, win-or-wait) ranks better
+        scored = self._discard_values(view, est, [a for a, x in shantens.items() if x == best_s])
+        return self._pick(view, scored)
 
     def _turns_after_discard(self, view: BotView) -> int:
         return max(0, view.draws_left // 2)
@@ -519,7 +576,8 @@ class ExpertBot:
             arr, _ = est.race(key - INC[p], n - 1, jokers, view.melds, turns, riichi=a.riichi)
             value = arr[turns]
             if a.riichi:
-                value -= self.settings.riichi_margin * abs(value)
+                margin = RIICHI_MARGIN.get(view.rules.fan_table, self.settings.riichi_margin)
+                value -= margin * abs(value)
             if danger is not None:
                 d = danger[a.tile]
                 value = (1 - d) * value - d * est.cost
@@ -691,39 +749,35 @@ class ExpertBot:
         return best[1]
 
     def _exchange(self, view: BotView, est: Estimator, legal: list[Action]) -> Action:
-        """Start exchange: give back the tile whose replacement by a random unseen tile gains most."""
-        key, n, j = view.key, view.size, view.jokers
-        selected = list(view.selected)
-        for t in selected:
-            p = view.play(t)
-            if p == wz.JOKER:
-                j -= 1
-            else:
-                key -= INC[p]
-        s0 = self._mean_shanten_refilled(est, key, j, n - len(selected), len(selected))
+        """Start exchange (开始时换牌): select the tile whose giving back lowers most the mean shanten of
+        the hand refilled from the unseen tiles (``EXCHANGE_SAMPLES`` refills, the same for every
+        candidate), while it lowers it by more than ``EXCHANGE_GAIN``; then commit."""
+        if view.caishen is not None:
+            return self.greedy.choose(view, legal)
+        key, n = view.key, view.size
+        for t in view.selected:
+            key -= INC[t]
+        m = len(view.selected)
+        pool = [t for t in est.kinds for _ in range(est.unseen[t])]
+        rng = random.Random(f"{self.seed}:{view.version}:exchange")
+        draws = [rng.sample(pool, min(len(pool), n)) for _ in range(EXCHANGE_SAMPLES)]
+
+        def mean_shanten(k: int, missing: int) -> float:
+            total = 0
+            for d in draws:
+                kk = k
+                for t in d[:missing]:
+                    kk += INC[t]
+                total += _shanten(kk, n)
+            return total / len(draws)
+
+        now = mean_shanten(key, m)
+        bonus = set(view.bonus_kinds)  # each copy held is worth a fan
         best: tuple[float, Action] | None = None
         for a in legal:
-            if a.kind is not Kind.SELECT:
+            if a.kind is not Kind.SELECT or a.tile < 0 or not _count(key, a.tile) or a.tile in bonus:
                 continue
-            p = view.play(a.tile)
-            if p == wz.JOKER:
-                continue
-            s1 = self._mean_shanten_refilled(est, key - INC[p], j, n - len(selected) - 1, len(selected) + 1)
-            gain = s0 - s1
-            if gain > 0.05 and (best is None or gain > best[0]):
+            gain = now - mean_shanten(key - INC[a.tile], m + 1)
+            if gain > EXCHANGE_GAIN and (best is None or gain > best[0]):
                 best = (gain, a)
         return best[1] if best else Action(Kind.EXCHANGE)
-
-    def _mean_shanten_refilled(self, est: Estimator, key: int, jokers: int, n: int, missing: int) -> float:
-        """Mean shanten after ``missing`` random unseen tiles (one drawn exactly, the rest as its mean)."""
-        if missing == 0:
-            return float(est.shanten(key, n, jokers))
-        total = 0.0
-        for t in est.kinds:
-            u = est.unseen[t]
-            if not u:
-                continue
-            p = est.view.play(t)
-            k, j = (key, jokers + 1) if p == wz.JOKER else (key + INC[p], jokers)
-            total += u * est.shanten(k, n + 1, j) if missing == 1 else u * (est.shanten(k, n + 1, j) - 0.3)
-        return total / est.total
