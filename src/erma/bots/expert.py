@@ -17,7 +17,11 @@ passed it by). Claims, kongs, 报听, the triplet offer, 搓牌 and the start ex
 each outcome; 买底 / 顶底 weigh what each raise adds against what it costs at even chances; 温州 takes a
 win now when it is worth more than the estimate of going on. The 海底 pick is blind (random).
 
-The bot reads only :class:`~erma.game.seatview.SeatView`; its random generator breaks exact ties.
+With ``Settings.base`` (level5, the default) the bot plays level4's greedy choice and the estimate overrides
+it only where that measured better in the arena: the discards that leave the hand ready or one from ready
+(温州: one from ready), every discard after the opponent's 报听, 报听 itself and the triplet offer.
+
+The bot reads only :class:`~erma.game.seatview.SeatView`; its random generators break exact ties.
 """
 
 from __future__ import annotations
