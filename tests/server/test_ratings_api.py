@@ -16,17 +16,8 @@ from sqlalchemy.engine import make_url
 from erma.server.loadtest import run_load
 from erma.store import Store
 
+from ..store.conftest import PG_ADMIN, _admin
 from .conftest import run_async, start_server
-
-PG_ADMIN = os.environ.get("ERMA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-async def _admin(sql: str) -> None:
-    conn = await asyncpg.connect(PG_ADMIN, timeout=5)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 def _pg_url() -> str:

@@ -152,7 +152,8 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
             return _error(401, "not_authenticated", "a session token is needed")
         return JSONResponse({"games": await state["store"].list_games(account.id)})
 
-    async def game(request: Request) -> Response:
+    async def own_game(request: Request) -> tuple[Any, dict[str, Any]] | Response:
+        """(account, stored record) of the game in the path, if the caller played it; else the error reply."""
         account = await account_of(request)
         if account is None:
             return _error(401, "not_authenticated", "a session token is needed")
@@ -162,6 +163,13 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         stored = await state["store"].get_record(record_id)
         if stored is None or account.id not in stored["account_ids"]:
             return _error(404, "not_found", f"no game {record_id} of yours")
+        return account, stored
+
+    async def game(request: Request) -> Response:
+        found = await own_game(request)
+        if isinstance(found, Response):
+            return found
+        stored = found[1]
         return JSONResponse({**stored["record"], "id": stored["id"], "created": stored["created"]})
 
     async def game_replay(request: Request) -> Response:
@@ -169,15 +177,10 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         from erma.errors import InvalidRecordError
         from erma.server.review import replay_steps
 
-        account = await account_of(request)
-        if account is None:
-            return _error(401, "not_authenticated", "a session token is needed")
-        record_id = _record_id(request.path_params["id"])
-        if isinstance(record_id, Response):
-            return record_id
-        stored = await state["store"].get_record(record_id)
-        if stored is None or account.id not in stored["account_ids"]:
-            return _error(404, "not_found", f"no game {record_id} of yours")
+        found = await own_game(request)
+        if isinstance(found, Response):
+            return found
+        account, stored = found
         seat_text = request.query_params.get("seat")
         if seat_text is None:
             seat = stored["account_ids"].index(account.id)

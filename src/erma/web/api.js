@@ -18,7 +18,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+/** One REST call with the session token; a failure throws ApiError with the server's error code. */
+export async function call(method, path, body) {
   const headers = {};
   if (token()) headers.Authorization = `Bearer ${token()}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";

@@ -3,7 +3,7 @@
 // Routes: "#board=standard" | "#board=wenzhou" | "#player=NAME". Strings in both languages live here; the
 // language is the lobby's (localStorage "erma.lang").
 
-import { ApiError, setToken, token } from "./api.js";
+import { ApiError, call, setToken, token } from "./api.js";
 
 const STRINGS = {
   zh: {
@@ -100,21 +100,6 @@ function el(tag, attrs = {}, ...children) {
   }
   for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
-}
-
-async function call(method, path, body) {
-  const headers = {};
-  if (token()) headers.Authorization = `Bearer ${token()}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) throw new ApiError(res.status, data?.error || "http_" + res.status, data?.message);
-  return data;
 }
 
 const rankName = (rank) => (lang === "zh" ? rank.name_zh : rank.name_en);
