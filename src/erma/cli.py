@@ -409,6 +409,7 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
             args.room,
             args.think,
             ramp=args.ramp,
+            level=args.bot_level,
         )
     )
     if not args.json:
@@ -591,6 +592,13 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--room", default="cuopai-novice")
     load.add_argument("--think", type=float, default=0.0, help="human-like think time in seconds (mean)")
     load.add_argument("--ramp", type=float, default=0.0, help="spread the tables' starts over these seconds")
+    load.add_argument(
+        "--bot-level",
+        type=int,
+        choices=range(1, 6),
+        default=None,
+        help="the bots' level (default: the room's)",
+    )
     load.add_argument("--json", action="store_true")
     load.set_defaults(func=_cmd_loadtest)
 
