@@ -7,7 +7,7 @@ matches (docs/ratings.md).
 
 from erma.ratings.ladder import LEVELS, START, Level, Rank, advance, match_points
 from erma.ratings.model import NEW, Family, Rating, anchors, family, rate, win_probability
-from erma.ratings.standing import FRESH, Played, Standing, anchored, play, replay
+from erma.ratings.standing import FRESH, Played, Standing, anchored, match_winner, play, replay
 
 __all__ = [
     "FRESH",
@@ -25,6 +25,7 @@ __all__ = [
     "anchors",
     "family",
     "match_points",
+    "match_winner",
     "play",
     "rate",
     "replay",

@@ -8,7 +8,7 @@ in their order (``erma ratings rebuild``), so both give the same floats bit for 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from erma.ratings.ladder import START, Rank, advance, match_points
@@ -70,6 +70,19 @@ def play(
             rank = advance(rank, delta)
         out.append(Standing(ratings[seat], rank, s.hands + hands, s.matches + 1))
     return out[0], out[1]
+
+
+def match_winner(points: Sequence[tuple[int, int]], leaver: int | None = None) -> int | None:
+    """A match's winning seat from each of its hands' points (each seat's): more points over the block wins,
+    equal is a draw (``None``); a seat that left the match (``leaver``) loses it whatever the points.
+
+    >>> match_winner([(8, -8), (-2, 2)]), match_winner([(3, -3), (-3, 3)]), match_winner([(8, -8)], leaver=0)
+    (0, None, 1)
+    """
+    if leaver is not None:
+        return 1 - leaver
+    net = (sum(p[0] for p in points), sum(p[1] for p in points))
+    return 0 if net[0] > net[1] else 1 if net[1] > net[0] else None
 
 
 @dataclass(frozen=True, slots=True)

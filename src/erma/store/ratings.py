@@ -33,6 +33,7 @@ from erma.ratings import (
     anchored,
     anchors,
     family,
+    match_winner,
     play,
     replay,
 )
@@ -156,19 +157,6 @@ async def _standings(
     return before[0], before[1]
 
 
-def outcome(points: list[tuple[int, int]], leaver: int | None) -> int | None:
-    """A match's winning seat from its hands' points (more points wins, equal: ``None``, a draw), or the
-    other seat if one left it.
-
-    >>> outcome([(8, -8), (-2, 2)], None), outcome([(3, -3), (-3, 3)], None), outcome([(8, -8)], 0)
-    (0, None, 1)
-    """
-    if leaver is not None:
-        return 1 - leaver
-    net = [sum(p[0] for p in points), sum(p[1] for p in points)]
-    return 0 if net[0] > net[1] else 1 if net[1] > net[0] else None
-
-
 async def _rate_match(
     conn: AsyncConnection,
     fam: str,
@@ -187,7 +175,7 @@ async def _rate_match(
     )
     rows = list(await conn.execute(q))
     points = [(rows[i].hand_points or 0, rows[i + 1].hand_points or 0) for i in range(0, len(rows), 2)]
-    winner = outcome(points, leaver)
+    winner = match_winner(points, leaver)
     fixed = (fixed_ratings[0] is not None, fixed_ratings[1] is not None)
     after = play(
         before, None if leaver is not None else winner, escaper=leaver, fixed=fixed, hands=len(points)
@@ -502,9 +490,11 @@ async def rebuild(conn: AsyncConnection, write: bool) -> Rebuilt:
         if len(points) != m.hands:
             diffs.append(f"match {m.block}: stored with {m.hands} hands, its block has {len(points)}")
         known = [(a, b) for a, b in points if a is not None and b is not None]
-        if len(known) == len(points) and outcome(known, m.leaver) != m.winner:  # (points kept since 0003)
+        if (
+            len(known) == len(points) and match_winner(known, m.leaver) != m.winner
+        ):  # (points kept since 0003)
             diffs.append(
-                f"match {m.block}: stored winner {m.winner}, its hands give {outcome(known, m.leaver)}"
+                f"match {m.block}: stored winner {m.winner}, its hands give {match_winner(known, m.leaver)}"
             )
         matches.append(
             Played(
