@@ -109,7 +109,7 @@ rated_hands = sa.Table(
     sa.Column("winner", sa.Integer, nullable=True),
     sa.Column("escaper", sa.Integer, nullable=True),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False, server_default=NOW),
-    sa.Column("block", sa.String(100), nullable=False, index=True),
+    sa.Column("block", sa.String(100), nullable=False, server_default="", index=True),
     sa.Column("block_index", sa.Integer, nullable=False, server_default="1"),
 )
 

@@ -25,17 +25,13 @@ NOW = sa.text("CURRENT_TIMESTAMP")
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("rated_hands") as batch:
-        batch.add_column(sa.Column("block", sa.String(100), nullable=True))
-        batch.add_column(sa.Column("block_index", sa.Integer, nullable=False, server_default="1"))
+    # plain ADD COLUMNs (no table rebuild on SQLite: the rated hands' players refer to rated_hands)
+    op.add_column("rated_hands", sa.Column("block", sa.String(100), nullable=False, server_default=""))
+    op.add_column("rated_hands", sa.Column("block_index", sa.Integer, nullable=False, server_default="1"))
     op.execute("UPDATE rated_hands SET block = unit")
-    with op.batch_alter_table("rated_hands") as batch:
-        batch.alter_column("block", existing_type=sa.String(100), nullable=False)
     op.create_index("ix_rated_hands_block", "rated_hands", ["block"])
-    with op.batch_alter_table("rated_hand_players") as batch:
-        batch.add_column(sa.Column("hand_points", sa.Integer, nullable=True))
-    with op.batch_alter_table("ratings") as batch:
-        batch.add_column(sa.Column("matches", sa.Integer, nullable=False, server_default="0"))
+    op.add_column("rated_hand_players", sa.Column("hand_points", sa.Integer, nullable=True))
+    op.add_column("ratings", sa.Column("matches", sa.Integer, nullable=False, server_default="0"))
     op.execute("UPDATE ratings SET matches = hands")
     op.create_table(
         "rated_matches",
@@ -57,7 +53,7 @@ def upgrade() -> None:
         sa.column("family", sa.String),
         sa.column("winner", sa.Integer),
         sa.column("escaper", sa.Integer),
-        sa.column("created", sa.DateTime),
+        sa.column("created", sa.DateTime(timezone=True)),
     )
     rows = op.get_bind().execute(sa.select(hands).order_by(hands.c.id)).all()
     matches = sa.table(
@@ -67,7 +63,7 @@ def upgrade() -> None:
         sa.column("winner", sa.Integer),
         sa.column("leaver", sa.Integer),
         sa.column("hands", sa.Integer),
-        sa.column("created", sa.DateTime),
+        sa.column("created", sa.DateTime(timezone=True)),
     )
     for r in rows:  # one by one: the ids follow the hands' order on every backend
         op.execute(
@@ -84,11 +80,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("rated_matches")
-    with op.batch_alter_table("ratings") as batch:
-        batch.drop_column("matches")
-    with op.batch_alter_table("rated_hand_players") as batch:
-        batch.drop_column("hand_points")
+    op.drop_column("ratings", "matches")
+    op.drop_column("rated_hand_players", "hand_points")
     op.drop_index("ix_rated_hands_block", "rated_hands")
-    with op.batch_alter_table("rated_hands") as batch:
-        batch.drop_column("block_index")
-        batch.drop_column("block")
+    op.drop_column("rated_hands", "block_index")
+    op.drop_column("rated_hands", "block")
