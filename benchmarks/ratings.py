@@ -330,6 +330,12 @@ def main() -> None:
         "spearman_mean": round(statistics.fmean(rhos), 3),
         "spearman_share_at_least_0.95": round(sum(r >= 0.95 for r in rhos) / len(rhos), 3),
         "interval90_coverage": round(sum(covered) / len(covered), 3),
+        "adjacent_in_order": {
+            f"{levels[x]} < {levels[x + 1]}": round(
+                sum(r["mu"][x] < r["mu"][x + 1] for r in runs) / len(runs), 3
+            )
+            for x in range(n - 1)
+        },
         "newcomer_matches": args.newcomer,
         "newcomer_within_one_level": round(sum(landed) / len(landed), 3),
         "mean_final_mu": [round(statistics.fmean(r["mu"][x] for r in runs), 2) for x in range(n)],
