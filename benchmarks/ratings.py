@@ -15,7 +15,8 @@ draw, which moves nothing).
    match win rates estimated from ``--calibration-matches`` simulated matches per pair), ``level3`` (=
    greedy) pinned at 25 (the strongest when there is no level3): what anchors.toml should hold for these bots
    (``--calibrate`` prints the rows). ``--truth toml`` uses the rows of anchors.toml instead (the anchors the
-   server plays with; report on an arena seed other than the one they were calibrated on).
+   server plays with; report on an arena seed other than the one they were calibrated on);
+   ``--calibration-arena F`` fits them on another arena file (another seed's) for any K.
 3. **Simulation** (``--trials`` runs, seeded): one fresh player per level and the levels' anchored bots. Each
    round every player plays one rated match: paired with the nearest rating among the players (matchmaking),
    or, half of the time (nobody came), against the bot of the level nearest its rating. Outcomes are K hands
@@ -274,6 +275,11 @@ def main() -> None:
         default="arena",
         help="the levels' true anchors: calibrated on this arena, or anchors.toml's rows",
     )
+    parser.add_argument(
+        "--calibration-arena",
+        type=Path,
+        help="fit the true anchors on this arena file (another seed's) instead of this arena",
+    )
     parser.add_argument("--calibration-matches", type=int, default=20000, help="simulated matches a pair")
     parser.add_argument("--calibrate", action="store_true", help="print anchors.toml rows for the levels")
     args = parser.parse_args()
@@ -300,7 +306,13 @@ def main() -> None:
     pin = levels.index(PIN[0]) if PIN[0] in levels else n - 1
     wins = match_table(table, n, args.hands, args.calibration_matches, seed)
     fitted = calibrate(wins, n, pin, PIN[1])
-    if args.truth == "toml":
+    if args.calibration_arena:
+        other_levels, _, other_seed, other = load_arena(args.calibration_arena)
+        if other_levels != levels:
+            parser.error(f"--calibration-arena: its levels {other_levels} are not {levels}")
+        other_wins = match_table(other, n, args.hands, args.calibration_matches, other_seed)
+        truth = calibrate(other_wins, n, pin, PIN[1])
+    elif args.truth == "toml":
         rows = anchors()
         missing = [lv for lv in levels if lv not in rows]
         if missing:
@@ -322,7 +334,7 @@ def main() -> None:
         "hands_per_match": args.hands,
         "match_won_lost_drawn": {f"{levels[i]} v {levels[j]}": v for (i, j), v in wins.items()},
         "fitted_anchors": {lv: round(m, 2) for lv, m in zip(levels, fitted, strict=True)},
-        "truth": args.truth,
+        "truth": f"fitted on {args.calibration_arena}" if args.calibration_arena else args.truth,
         "true_anchors": {lv: round(m, 2) for lv, m in zip(levels, truth, strict=True)},
         "trials": args.trials,
         "matches": args.matches,
