@@ -5,7 +5,8 @@
   caller's own row when a session token is sent (``null`` otherwise or if unrated).
 - ``GET /api/players/{name}``: ``name``, ``guest``, ``families`` → per family the rank, the rating and its
   interval, ``matches``, ``hands``, ``hands_played``, ``wins``, ``win_rate``, ``average_fans``,
-  ``deal_in_rate`` and ``history`` (rating after each of the last 200 rated hands, oldest first). 404 for an unknown name.
+  ``deal_in_rate`` and ``history`` (rating after each of the last 200 rated hands, oldest first). 404 for an
+  unknown name.
 - ``GET /api/ladder``: the ladder's levels (names in both languages, thresholds).
 """
 
