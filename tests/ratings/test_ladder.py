@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from erma.ratings import LEVELS, START, Rank, Rating, advance, hand_points
+from erma.ratings import LEVELS, START, Rank, Rating, advance, match_points
 
 
 def test_sixteen_levels_and_the_start() -> None:
@@ -28,9 +28,9 @@ def test_demotion_below_zero_except_novice_and_adept_one() -> None:
 
 def test_points_follow_the_expectation() -> None:
     even, strong, weak = Rating(25, 1), Rating(40, 1), Rating(5, 1)
-    assert hand_points(even, even, True) == 10
-    assert hand_points(even, strong, True) > 10 > hand_points(even, weak, True) >= 1
-    assert hand_points(even, even, False, level=0) == 0  # 初心: no loss points
-    assert hand_points(even, even, False, level=6) == -6
-    assert hand_points(even, even, False, escaped=True, level=6) == -12
-    assert hand_points(even, strong, False, level=6) > -6  # losing to a far stronger player costs less
+    assert match_points(even, even, True) == 10
+    assert match_points(even, strong, True) > 10 > match_points(even, weak, True) >= 1
+    assert match_points(even, even, False, level=0) == 0  # 初心: no loss points
+    assert match_points(even, even, False, level=6) == -6
+    assert match_points(even, even, False, escaped=True, level=6) == -12
+    assert match_points(even, strong, False, level=6) > -6  # losing to a far stronger player costs less

@@ -1,4 +1,4 @@
-"""The rooms file: the bot level a room names."""
+"""The rooms file: the bot level a room names, the hands of its rated matches."""
 
 from __future__ import annotations
 
@@ -31,4 +31,21 @@ def test_a_bad_bot_level_is_refused_by_name(tmp_path: Path, bad: str) -> None:
     path = tmp_path / "rooms.toml"
     path.write_text(ROOM + f"bot_level = {bad}\n", encoding="utf-8")
     with pytest.raises(RuleSetError, match=r"\(r\): bot_level must be an int 1–5"):
+        load_rooms(path)
+
+
+def test_rated_hands_default_and_value(tmp_path: Path) -> None:
+    path = tmp_path / "rooms.toml"
+    path.write_text(ROOM, encoding="utf-8")
+    room = load_rooms(path)["r"]
+    assert room.rated_hands == 8 and room.public()["rated_hands"] == 8
+    path.write_text(ROOM + "rated_hands = 4\n", encoding="utf-8")
+    assert load_rooms(path)["r"].rated_hands == 4
+
+
+@pytest.mark.parametrize("bad", ["0", "65", "2.5", "true", '"8"'])
+def test_a_bad_rated_hands_is_refused_by_name(tmp_path: Path, bad: str) -> None:
+    path = tmp_path / "rooms.toml"
+    path.write_text(ROOM + f"rated_hands = {bad}\n", encoding="utf-8")
+    with pytest.raises(RuleSetError, match=r"\(r\): rated_hands must be an int 1–64"):
         load_rooms(path)

@@ -62,7 +62,8 @@ def test_ratings_rebuild(fresh_db: Callable[[], str], capsys: pytest.CaptureFixt
             a, b = await s.create_guest(), await s.create_guest()
             for i in range(3):
                 await s.hold(f"rb-{tamper}-{i}", {a.id: 10, b.id: 10})
-                rated = RatedHand("standard", (a.id, b.id), winner=i % 2)
+                points = (5, -5) if i % 2 == 0 else (-5, 5)
+                rated = RatedHand("standard", (a.id, b.id), winner=i % 2, points=points)
                 await s.settle(
                     f"rb-{tamper}-{i}",
                     {a.id: 5, b.id: -5} if i % 2 == 0 else {a.id: -5, b.id: 5},
@@ -77,7 +78,7 @@ def test_ratings_rebuild(fresh_db: Callable[[], str], capsys: pytest.CaptureFixt
     asyncio.run(setup(False))
     assert main(["ratings", "rebuild", "--db", url]) == 0
     out = capsys.readouterr().out
-    assert "3 rated hands replayed, 2 standings recomputed" in out and "equals" in out
+    assert "3 rated matches of 3 rated hands replayed, 2 standings recomputed" in out and "equals" in out
     asyncio.run(setup(True))
     assert main(["ratings", "rebuild", "--db", url, "--dry-run"]) == 1
     assert "not written" in capsys.readouterr().err

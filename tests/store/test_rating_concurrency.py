@@ -19,6 +19,8 @@ from tests.store.conftest import opened
 
 ROOT = Path(__file__).parents[2]
 HANDS = 40
+BLOCK = 4
+"""Hands in a rated match: each process ends HANDS / BLOCK matches of the player."""
 
 
 def test_two_processes_rate_the_same_player_at_once(fresh_db: Callable[[], str]) -> None:
@@ -36,7 +38,17 @@ def test_two_processes_rate_the_same_player_at_once(fresh_db: Callable[[], str])
     start = time.time() + 3.0
     procs = [
         subprocess.Popen(
-            [sys.executable, "tests/store/rate_worker.py", url, str(p), str(o), pre, str(HANDS), str(start)],
+            [
+                sys.executable,
+                "tests/store/rate_worker.py",
+                url,
+                str(p),
+                str(o),
+                pre,
+                str(HANDS),
+                str(start),
+                str(BLOCK),
+            ],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -52,7 +64,8 @@ def test_two_processes_rate_the_same_player_at_once(fresh_db: Callable[[], str])
     async def check() -> None:
         async with opened(url) as s:
             prof = (await s.profile((await s.account(p)).name))["families"]["standard"]  # type: ignore[union-attr,index]
-            assert prof["hands_played"] == 2 * HANDS  # every hand of both processes applied
+            assert prof["hands_played"] == 2 * HANDS  # every hand of both processes stored
+            assert prof["matches"] == 2 * HANDS // BLOCK  # every match of both processes rated
             async with s.engine.connect() as conn:
                 rows = (
                     await conn.execute(

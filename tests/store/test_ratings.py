@@ -32,7 +32,10 @@ async def rated_count(s: Store, u: str) -> int:
 async def hand(s: Store, a: int, b: int, winner: int | None, family: str = "standard") -> bool:
     u = unit()
     await s.hold(u, {a: 100, b: 100})
-    rated = RatedHand(family, (a, b), winner=winner, fans=6 if winner is not None else 0, dealt_in=True)
+    points = (0, 0) if winner is None else (6, -6) if winner == 0 else (-6, 6)
+    rated = RatedHand(
+        family, (a, b), winner=winner, fans=6 if winner is not None else 0, dealt_in=True, points=points
+    )
     if winner is None:
         return await s.refund(u, rated=rated)
     return await s.settle(u, {(a, b)[winner]: 50, (a, b)[1 - winner]: -50}, rated=rated)
@@ -44,7 +47,7 @@ def test_a_settlement_rates_the_hand_once(db_url: str) -> None:
             a, b = (await s.create_guest()), (await s.create_guest())
             u = unit()
             await s.hold(u, {a.id: 100, b.id: 100})
-            rated = RatedHand("standard", (a.id, b.id), winner=0, fans=8, dealt_in=True)
+            rated = RatedHand("standard", (a.id, b.id), winner=0, fans=8, dealt_in=True, points=(8, -8))
             results = await asyncio.gather(
                 *(s.settle(u, {a.id: 50, b.id: -50}, rated=rated) for _ in range(6))
             )
@@ -101,7 +104,8 @@ def test_a_failed_settlement_moves_no_rating(db_url: str) -> None:
                 await s.settle(u, {a.id: 50, b.id: -50}, rated=RatedHand("riichi", (a.id, b.id), 0))
             with pytest.raises(InvalidInputError, match="winner"):
                 await s.settle(u, {a.id: 50, b.id: -50}, rated=RatedHand("standard", (a.id, b.id), 2))
-            assert await s.settle(u, {a.id: 50, b.id: -50}, rated=RatedHand("standard", (a.id, b.id), 0))
+            won = RatedHand("standard", (a.id, b.id), 0, points=(5, -5))
+            assert await s.settle(u, {a.id: 50, b.id: -50}, rated=won)
             assert await s.balance(a.id) == 10_050 and await rated_count(s, u) == 1
 
     asyncio.run(body())

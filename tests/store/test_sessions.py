@@ -61,7 +61,7 @@ def test_guest_upgrade_keeps_beans_records_rating_and_session(db_url: str) -> No
             token = await s.new_session(g.id)
             unit = f"up-{secrets.token_hex(4)}"
             await s.hold(unit, {g.id: 500, h.id: 500})
-            rated = RatedHand("standard", (g.id, h.id), winner=0, fans=8)
+            rated = RatedHand("standard", (g.id, h.id), winner=0, fans=8, points=(30, -30))
             assert await s.settle(unit, {g.id: 300, h.id: -300}, rated=rated)
             await s.save_record(unit, [g.id, h.id], {"moves": []}, {"winner": 0})
             before = (await s.balance(g.id), await s.history(g.id), await s.list_games(g.id))

@@ -75,6 +75,8 @@ def test_leaderboard_and_profile_render_in_both_languages(page: Page, web_server
     text = p.page.inner_text("[data-testid=profile-standard]")
     assert "Rating history" in text and "Win rate" in text and "Deal-in rate" in text
     assert p.page.inner_text("[data-testid=profile-standard] [data-testid=stat-hands]").endswith("2")
+    # the 2 hands were one rated match (left before its 8th hand: lost, rated when the table stopped)
+    assert p.page.inner_text("[data-testid=profile-standard] [data-testid=stat-matches]").endswith("1")
     points = p.page.get_attribute("[data-testid=profile-standard] [data-testid=chart-line]", "points")
     assert points is not None and len(points.split()) == 2  # one point per rated hand
     assert p.page.locator("[data-testid=profile-standard] [data-testid=chart-band]").count() == 1

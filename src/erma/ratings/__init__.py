@@ -1,12 +1,13 @@
 """Ratings (评分): the hidden OpenSkill rating per rule family, the visible ladder (段位), bot anchors.
 
-Pure: no I/O besides reading the packaged ``anchors.toml``. The store applies :func:`play` in each hand's
-settlement transaction and :func:`replay` rebuilds every standing from the stored hands (docs/ratings.md).
+Pure: no I/O besides reading the packaged ``anchors.toml``. The store applies :func:`play` when a rated
+match's last hand is settled, in that transaction, and :func:`replay` rebuilds every standing from the stored
+matches (docs/ratings.md).
 """
 
-from erma.ratings.ladder import LEVELS, START, Level, Rank, advance, hand_points
+from erma.ratings.ladder import LEVELS, START, Level, Rank, advance, match_points
 from erma.ratings.model import NEW, Family, Rating, anchors, family, rate, win_probability
-from erma.ratings.standing import FRESH, Hand, Standing, anchored, play, replay
+from erma.ratings.standing import FRESH, Played, Standing, anchored, match_winner, play, replay
 
 __all__ = [
     "FRESH",
@@ -14,8 +15,8 @@ __all__ = [
     "NEW",
     "START",
     "Family",
-    "Hand",
     "Level",
+    "Played",
     "Rank",
     "Rating",
     "Standing",
@@ -23,7 +24,8 @@ __all__ = [
     "anchored",
     "anchors",
     "family",
-    "hand_points",
+    "match_points",
+    "match_winner",
     "play",
     "rate",
     "replay",

@@ -2,12 +2,12 @@
 
 In the spirit of 雀魂's 段位: six tiers — 初心 Novice, 雀士 Adept, 雀杰 Expert, 雀豪 Master, 雀圣 Saint (three
 levels each) and 魂天 Celestial (one). Each level has a promotion threshold; a player enters a level with half
-its threshold. A won hand gives points, a lost one takes the level's loss points; reaching the threshold
-promotes (to the next level, at its start), falling below zero demotes (to the level below, at its start) —
-except at the Novice levels and at Adept 1, which cannot be lost. The points a hand gives or takes are scaled
-by the hidden ratings' expectation: beating a far weaker opponent (a low bot) gives little, losing to a far
-stronger one costs little. The rules are written out in ``docs/ratings.md``; all arithmetic is in integers
-after one rounding, so a replay gives the same ladder.
+its threshold. A won match (一场) gives points, a lost one takes the level's loss points; reaching the
+threshold promotes (to the next level, at its start), falling below zero demotes (to the level below, at its
+start) — except at the Novice levels and at Adept 1, which cannot be lost. The points a match gives or takes
+are scaled by the hidden ratings' expectation: beating a far weaker opponent (a low bot) gives little, losing
+to a far stronger one costs little. The rules are written out in ``docs/ratings.md``; all arithmetic is in
+integers after one rounding, so a replay gives the same ladder.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class Level:
     threshold: int | None
     """Points that promote (``None``: the top, no promotion)."""
     loss: int
-    """Points a lost hand against an equal opponent takes."""
+    """Points a lost match against an equal opponent takes."""
     floor: bool
     """The level cannot be lost (points stop at 0)."""
 
@@ -71,7 +71,7 @@ LEVELS: tuple[Level, ...] = (
 WIN_POINTS = 10
 """Points for beating an equal opponent (scaled by 2·(1 − p), p the model's chance of the win)."""
 ESCAPE_FACTOR = 2
-"""An escape (逃跑) costs this many times a loss."""
+"""Leaving a match (逃跑, or leaving mid-match) costs this many times a loss."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,15 +99,15 @@ START = Rank(0, LEVELS[0].start)
 """Where everyone starts: Novice 1 at half its threshold."""
 
 
-def hand_points(me: Rating, other: Rating, won: bool, escaped: bool = False, level: int = 0) -> int:
-    """The points a rated hand gives (> 0) or takes (≤ 0) at ``level``.
+def match_points(me: Rating, other: Rating, won: bool, escaped: bool = False, level: int = 0) -> int:
+    """The points a rated match gives (> 0) or takes (≤ 0) at ``level``.
 
     A win gives ``round(10 · 2 · (1 − p))`` (at least 1), p the model's probability of that win; a loss takes
-    ``round(loss · 2 · (1 − q))``, q the probability of that loss, times 2 for an escape.
+    ``round(loss · 2 · (1 − q))``, q the probability of that loss, times 2 for leaving the match.
 
-    >>> hand_points(Rating(25, 1), Rating(25, 1), True)
+    >>> match_points(Rating(25, 1), Rating(25, 1), True)
     10
-    >>> hand_points(Rating(25, 1), Rating(25, 1), False, level=3)
+    >>> match_points(Rating(25, 1), Rating(25, 1), False, level=3)
     -4
     """
     p = win_probability(me, other)
@@ -118,7 +118,7 @@ def hand_points(me: Rating, other: Rating, won: bool, escaped: bool = False, lev
 
 
 def advance(rank: Rank, delta: int) -> Rank:
-    """The rank after a hand worth ``delta`` points: promotion at the threshold, demotion below zero.
+    """The rank after a match worth ``delta`` points: promotion at the threshold, demotion below zero.
 
     >>> advance(Rank(0, 15), 10)
     Rank(level=1, points=10)

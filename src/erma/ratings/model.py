@@ -1,10 +1,11 @@
 """The hidden rating (隐藏分): OpenSkill's Weng–Lin Bayesian model (Plackett–Luce), per rule family.
 
-Each player has, per rule family, a skill estimate ``mu`` and its uncertainty ``sigma``. A rated hand with a
-winner moves both players' estimates by Weng and Lin's closed-form update (no iteration, so a settlement
-transaction stays short and a replay is exact); a drawn hand (流局) moves nothing. A bot seat is an anchor
-(锚点): it plays at the fixed rating of its level (``anchors.toml``) and never moves, so the scale means the
-same thing over time. See ``docs/ratings.md`` for why OpenSkill rather than Glicko-2.
+Each player has, per rule family, a skill estimate ``mu`` and its uncertainty ``sigma``. A rated match (一场,
+a block of hands: docs/ratings.md) with a winner moves both players' estimates by Weng and Lin's closed-form
+update (no iteration, so a settlement transaction stays short and a replay is exact); a drawn match moves
+nothing. A bot seat is an anchor (锚点): it plays at the fixed rating of its level (``anchors.toml``) and
+never moves, so the scale means the same thing over time. See ``docs/ratings.md`` for why OpenSkill rather
+than Glicko-2.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ MU = 25.0
 SIGMA = MU / 3
 """A new player's sigma."""
 BETA = MU / 6
-"""The spread of one hand's performance around a player's skill."""
+"""The spread of one match's performance around a player's skill."""
 TAU = MU / 300
-"""The dynamics: added (in quadrature) to a player's sigma before each hand, so a rating can follow a player
+"""The dynamics: added (in quadrature) to a player's sigma before each match, so a rating can follow a player
 who improves."""
 Z90 = 1.6448536269514722
 """The two-sided 90% quantile of the normal distribution: a rating's interval is ``mu ± Z90·sigma``."""
@@ -93,7 +94,7 @@ def anchors() -> dict[str, Rating]:
 
 
 def win_probability(a: Rating, b: Rating) -> float:
-    """The model's probability that ``a`` wins a hand against ``b`` (draws aside): Plackett–Luce with two
+    """The model's probability that ``a`` wins a match against ``b`` (draws aside): Plackett–Luce with two
     players, 1 / (1 + exp((μb − μa) / c)), c² = σa² + σb² + 2β².
 
     >>> round(win_probability(Rating(25, 1), Rating(25, 1)), 3)
@@ -108,7 +109,7 @@ def win_probability(a: Rating, b: Rating) -> float:
 def rate(
     pair: tuple[Rating, Rating], winner: int | None, fixed: tuple[bool, bool] = (False, False)
 ) -> tuple[Rating, Rating]:
-    """Both seats' ratings after a hand: ``winner`` 0 or 1, or ``None`` for a draw (nothing moves). A seat
+    """Both seats' ratings after a match: ``winner`` 0 or 1, or ``None`` for a draw (nothing moves). A seat
     with ``fixed`` (a bot anchor) keeps its rating; the other is updated against it.
 
     >>> a, b = rate((NEW, NEW), 0)

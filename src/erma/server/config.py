@@ -28,6 +28,9 @@ class Room:
     bot_level: int = 3
     """The level (1–5, bots ``level1`` … ``level5``) of the bot that fills an empty seat (3: greedy, the bot
     every room had before levels)."""
+    rated_hands: int = 8
+    """Hands in a rated match (一场, like a 半庄's 8): the rating and rank move once per block of this many
+    consecutive hands between the same two seats, by the block's net points (docs/ratings.md)."""
 
     def public(self) -> dict[str, Any]:
         """What the lobby shows."""
@@ -43,10 +46,24 @@ class Room:
             "fan_cap": self.rules.fan_cap,
             "min_fan": self.rules.min_fan,
             "bot_level": self.bot_level,
+            "rated_hands": self.rated_hands,
         }
 
 
-_ROOM_KEYS = {"id", "name_zh", "name_en", "rules", "options", "tier", "entry_min", "bean_rate", "bot_level"}
+_ROOM_KEYS = {
+    "id",
+    "name_zh",
+    "name_en",
+    "rules",
+    "options",
+    "tier",
+    "entry_min",
+    "bean_rate",
+    "bot_level",
+    "rated_hands",
+}
+RATED_HANDS = range(1, 65)
+"""The lengths a room's rated match may have (hands)."""
 BOT_LEVELS = range(1, 6)
 """The bot levels a room or a player may name (bots ``level1`` … ``level5``, docs/bots.md)."""
 
@@ -84,6 +101,9 @@ def load_rooms(path: str | Path | None = None) -> dict[str, Room]:
         level = row.get("bot_level", 3)
         if not isinstance(level, int) or isinstance(level, bool) or level not in BOT_LEVELS:
             raise RuleSetError(f"{label} ({row['id']}): bot_level must be an int 1–5, not {level!r}")
+        rated = row.get("rated_hands", 8)
+        if not isinstance(rated, int) or isinstance(rated, bool) or rated not in RATED_HANDS:
+            raise RuleSetError(f"{label} ({row['id']}): rated_hands must be an int 1–64, not {rated!r}")
         if row["id"] in rooms:
             raise RuleSetError(f"{label}: duplicate room id {row['id']!r}")
         options = row.get("options", {})
@@ -102,6 +122,7 @@ def load_rooms(path: str | Path | None = None) -> dict[str, Room]:
             entry_min=int(row.get("entry_min", 0)),
             bean_rate=int(row.get("bean_rate", 1)),
             bot_level=level,
+            rated_hands=rated,
         )
     return rooms
 

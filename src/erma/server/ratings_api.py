@@ -1,11 +1,12 @@
 """Leaderboards and profiles (排行榜 / 个人资料) over REST.
 
 - ``GET /api/leaderboard/{family}`` (``standard`` | ``wenzhou``; ``?limit=`` 1–500, default 50): ``family``,
-  ``players``, ``top`` (position, name, rank, rating with its 90% interval, hands) and ``me`` — the
+  ``players``, ``top`` (position, name, rank, rating with its 90% interval, matches, hands) and ``me`` — the
   caller's own row when a session token is sent (``null`` otherwise or if unrated).
 - ``GET /api/players/{name}``: ``name``, ``guest``, ``families`` → per family the rank, the rating and its
-  interval, ``hands_played``, ``wins``, ``win_rate``, ``average_fans``, ``deal_in_rate`` and ``history``
-  (rating after each of the last 200 rated hands, oldest first). 404 for an unknown name.
+  interval, ``matches``, ``hands``, ``hands_played``, ``wins``, ``win_rate``, ``average_fans``,
+  ``deal_in_rate`` and ``history`` (rating after each of the last 200 rated hands, oldest first). 404 for an
+  unknown name.
 - ``GET /api/ladder``: the ladder's levels (names in both languages, thresholds).
 """
 

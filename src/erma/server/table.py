@@ -35,7 +35,7 @@ from erma.game.view import view_for
 from erma.server import protocol as P
 from erma.server.backend import Fenced, match_log
 from erma.server.config import Room
-from erma.server.rated import rated_hand
+from erma.server.rated import block_of, rated_hand
 
 if TYPE_CHECKING:
     from erma.server.hub import Hub
@@ -213,6 +213,8 @@ class Table:
         self.pending_end: dict[str, Any] | None = None
         self.contributions: list[str] | None = None
         """The seats' shares of the current hand's seed."""
+        self.timed_out: list[int] = []
+        """The persons who did not confirm the next hand in time (the match ended between hands)."""
 
     def meta(self) -> dict[str, Any]:
         """The match's essentials besides its log: enough, with the log, to rebuild the table anywhere."""
@@ -416,6 +418,8 @@ class Table:
                 self.hub.table_lost(self)
             else:
                 self.over = True
+                with contextlib.suppress(Exception):  # (the store away: the block stays unrated)
+                    await self._close_rated()
                 for seat in range(2):  # the table stops: nothing waits for a pause any more
                     self._release(seat, everything=True)
                 end = {"type": "match_end", "scores": self.match.scores, "hands": self.match.hand_no}
@@ -427,6 +431,18 @@ class Table:
                         self.post(seat, end)
                 match_log("match_end", self.id, scores=self.match.scores, hands=self.match.hand_no)
                 await self.hub.backend.close_match(self)
+
+    async def _close_rated(self) -> None:
+        """The match ends: its last rated match, if its block is not complete, is rated now — a seat that
+        left between hands (or alone did not confirm the next hand) loses it, else the points of its hands
+        decide (docs/ratings.md). A block its last hand ended is already rated (the store says so)."""
+        if self.match.hand_no == 0:
+            return
+        block, _ = block_of(self.id, self.match.hand_no, self.room.rated_hands)
+        left = sorted({i for i, s in enumerate(self.seats) if s.left} | set(self.timed_out))
+        leaver = self.seats[left[0]].account_id if len(left) == 1 else None
+        if await self.hub.store.close_match(block, leaver):
+            match_log("rated_match_closed", self.id, block=block, leaver=leaver)
 
     async def _stash_missed(self, end: dict[str, Any]) -> None:
         """A seat away when the match ends gets its missed endings (the hands' ends and this match_end) on
@@ -823,7 +839,12 @@ class Table:
         ids = [s.account_id for s in self.seats]
         gone: list[int] = end["gone"]
         store = self.hub.store
-        rated = rated_hand(self.room.rules.family, ids, result, gone)  # rated in the same transaction
+        hand_no, size = self.match.hand_no, self.room.rated_hands
+        block, index = block_of(self.id, hand_no, size)
+        rules = self.room.rules
+        last = index == size or bool(rules.match_hands and hand_no >= rules.match_hands)
+        # stored in the same transaction; the block's last hand (or an escape) rates its match there too
+        rated = rated_hand(rules.family, ids, result, gone, block=block, index=index, closes=last)
         forfeit = self._forfeit(result, gone)
         if forfeit is not None:
             escaper, points = forfeit
@@ -1001,6 +1022,7 @@ class Table:
             held = self.review_held + (now - self.review_since if self.review_since is not None else 0.0)
             deadline = until + min(held, hold)  # the clock stands still while a person reviews
             if deadline <= now:
+                self.timed_out = [i for i, s in enumerate(self.seats) if not s.confirmed]
                 self.over = True
                 return
             wake = deadline if self.review_since is None else min(deadline, now + 0.5)  # (to look again)

@@ -1,5 +1,5 @@
 """``erma ledger check --db URL`` (the ledger's invariants) and ``erma ratings rebuild --db URL`` (every
-rating recomputed from the stored rated hands), from the command line."""
+rating recomputed from the stored rated matches), from the command line."""
 
 from __future__ import annotations
 
@@ -59,7 +59,10 @@ def ratings_rebuild(url: str | None, write: bool = True) -> int:
         return _unreadable(command, url, e)
     for line in done.differences:
         print(line)
-    print(f"{done.hands} rated hands replayed, {done.standings} standings recomputed")
+    print(
+        f"{done.matches} rated matches of {done.hands} rated hands replayed, "
+        f"{done.standings} standings recomputed"
+    )
     if done.differences:
         fixed = "corrected" if write else "not written (--dry-run)"
         print(

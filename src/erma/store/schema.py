@@ -109,6 +109,8 @@ rated_hands = sa.Table(
     sa.Column("winner", sa.Integer, nullable=True),
     sa.Column("escaper", sa.Integer, nullable=True),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False, server_default=NOW),
+    sa.Column("block", sa.String(100), nullable=False, server_default="", index=True),
+    sa.Column("block_index", sa.Integer, nullable=False, server_default="1"),
 )
 
 rated_hand_players = sa.Table(
@@ -126,7 +128,20 @@ rated_hand_players = sa.Table(
     sa.Column("sigma_after", sa.Double, nullable=False),
     sa.Column("level_after", sa.Integer, nullable=False),
     sa.Column("points_after", sa.Integer, nullable=False),
+    sa.Column("hand_points", sa.Integer, nullable=True),
     sa.Index("ix_rated_hand_players_account_id_hand_id", "account_id", "hand_id"),
+)
+
+rated_matches = sa.Table(
+    "rated_matches",
+    metadata,
+    sa.Column("id", BigId, primary_key=True, autoincrement=True),
+    sa.Column("block", sa.String(100), nullable=False, unique=True),
+    sa.Column("family", sa.String(16), nullable=False),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("leaver", sa.Integer, nullable=True),
+    sa.Column("hands", sa.Integer, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False, server_default=NOW),
 )
 
 ratings = sa.Table(
@@ -139,5 +154,6 @@ ratings = sa.Table(
     sa.Column("level", sa.Integer, nullable=False),
     sa.Column("points", sa.Integer, nullable=False),
     sa.Column("hands", sa.Integer, nullable=False),
+    sa.Column("matches", sa.Integer, nullable=False, server_default="0"),
     sa.Index("ix_ratings_family_level", "family", "level", "points", "mu"),
 )

@@ -918,9 +918,28 @@ class Store:
 
         return await run_read(self.engine, op, snapshot=True)
 
+    async def close_match(self, block: str, leaver: int | None = None) -> bool:
+        """Rate a match whose block of hands ended between hands, before its last hand (docs/ratings.md):
+        account ``leaver`` (a seat of the block, or ``None``) loses it, else the points of its hands decide.
+        ``True`` if rated now, ``False`` if the block has no rated hand or was already rated (idempotent: a
+        retry or a second process finds it done)."""
+        if not isinstance(block, str) or not 0 < len(block) <= 100:
+            raise InvalidInputError(f"block {block!r}: expected a non-empty string of at most 100")
+        if leaver is not None:
+            _check_id(leaver)
+
+        async def op(conn: AsyncConnection) -> bool:
+            return await _ratings.close(conn, block, leaver)
+
+        try:
+            return await run_write(self.engine, op)
+        except IntegrityError:
+            return False  # another process rated it first (the block is unique in rated_matches)
+
     async def rebuild_ratings(self, write: bool = True) -> Rebuilt:
-        """Recompute every standing by replaying the stored rated hands in order; report (and with ``write``,
-        correct) where the stored standings differ. On a sound store the replay equals what is stored."""
+        """Recompute every standing by replaying the stored rated matches in order; report (and with
+        ``write``, correct) where the stored standings differ. On a sound store the replay equals what is
+        stored."""
 
         async def op(conn: AsyncConnection) -> Rebuilt:
             return await _ratings.rebuild(conn, write)
