@@ -1,0 +1,244 @@
+"""The review (复盘) in Debian's Chromium: from the settlement of a hand played by clicks, and from the
+history of a stored hand on a 390 px phone in English; the next mistake; the bars checked against the JSON of
+``erma review RECORD --json`` run on the same record with the same seed; the spoiler-free mode; the trend."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from erma.coach import review_record
+from erma.store import Store
+from tests.server.conftest import Running, run_async
+from tests.web.conftest import PHONE, Page
+from tests.web.test_client import enter_as_guest, move, play_bot, wait_my_turn
+from tests.web.test_table import fits, translated
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+RECORDS = Path(__file__).parents[1] / "data" / "records"
+
+BARS = """() => [...document.querySelectorAll('[data-testid=review-bar]')].map((b) => ({
+  action: b.dataset.action, value: Number(b.dataset.value), played: b.dataset.played === 'true',
+  best: b.dataset.best === 'true', shown: b.querySelector('[data-testid=bar-value]').textContent,
+  width: b.querySelector('.fill').getBoundingClientRect().width,
+  marks: [...b.querySelectorAll('.mark')].map((m) => m.className.replace('mark ', '')) }))"""
+
+
+def cli_review(record: dict[str, Any], seat: int, tmp: Path) -> dict[str, Any]:
+    """``erma review RECORD --seat N --json --seed review``, run as a user runs it."""
+    path = tmp / f"record-{seat}.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "erma.cli",
+            "review",
+            str(path),
+            "--seat",
+            str(seat),
+            "--json",
+            "--seed",
+            "review",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def headers(p: Page) -> dict[str, str]:
+    return {"Authorization": "Bearer " + p.page.evaluate("() => localStorage.getItem('erma.token')")}
+
+
+def open_review(p: Page, selector: str) -> None:
+    p.page.click(selector)
+    p.page.wait_for_selector("[data-testid=review]", timeout=120_000)
+    p.page.wait_for_timeout(200)
+
+
+def check_bars(p: Page, decision: dict[str, Any]) -> None:
+    """The bars of the decision shown are the coach's candidates: same actions in the same order, values (to
+    one decimal), the played and best marks, and longer bars for higher values."""
+    bars = p.page.evaluate(BARS)
+    cands = decision["candidates"]
+    assert [b["action"] for b in bars] == [c["action"] for c in cands]
+    for b, c in zip(bars, cands, strict=True):
+        assert b["value"] == pytest.approx(c["value"])
+        assert float(b["shown"]) == pytest.approx(c["value"], abs=0.051)
+        assert (b["played"], b["best"]) == (c["played"], c["best"])
+        assert ("played" in b["marks"], "best" in b["marks"]) == (c["played"], c["best"])
+    by_value = sorted(bars, key=lambda b: b["value"])
+    assert all(x["width"] <= y["width"] + 0.5 for x, y in itertools.pairwise(by_value))
+    assert p.page.get_attribute("[data-testid=review]", "data-step") == str(decision["step"])
+
+
+def goto_next_mistake(p: Page, review: dict[str, Any]) -> int:
+    """Click 下个失误 from where the page is; the index it must land on is the coach's next flagged one."""
+    at = int(p.page.get_attribute("[data-testid=review]", "data-decision") or 0)
+    want = next(i for i, d in enumerate(review["decisions"]) if d["mistake"] and i > at)
+    p.page.click("[data-testid=review-next-mistake]")
+    p.page.wait_for_function(
+        f"() => document.querySelector('[data-testid=review]')?.dataset.decision === '{want}'"
+    )
+    return want
+
+
+def test_review_from_the_settlement_of_a_played_hand(page: Page, tmp_path: Path) -> None:
+    p = page
+    enter_as_guest(p)
+    play_bot(p, "web-plain")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        st = wait_my_turn(p)
+        if st["screen"] == "settle":
+            break
+        move(p, st)  # a careless player: the drawn tile out, the first choice offered
+        p.page.wait_for_timeout(50)
+    p.page.wait_for_selector("[data-testid=settlement]")
+    record_id = p.page.evaluate("() => window.erma.state.end.record_id")
+    open_review(p, "[data-testid=review-open]")
+    assert p.page.get_attribute("[data-testid=review]", "data-decision") == "0"
+    stored = httpx.get(f"{p.url}/api/games/{record_id}", headers=headers(p)).json()
+    seat = p.page.evaluate("() => window.erma.state.match.seat")
+    for key in ("id", "created"):
+        stored.pop(key)
+    expected = cli_review(stored, seat, tmp_path)
+    assert len(expected["decisions"]) > 0
+    assert p.page.inner_text("[data-testid=review-count]") == f"决策 1 / {len(expected['decisions'])}"
+    check_bars(p, expected["decisions"][0])
+    if any(d["mistake"] for d in expected["decisions"][1:]):
+        check_bars(p, expected["decisions"][goto_next_mistake(p, expected)])
+    else:  # nothing flagged after the first: the button says so by being disabled
+        assert p.page.locator("[data-testid=review-next-mistake]").is_disabled()
+    summary = p.page.inner_text("[data-testid=review-summary]")
+    mine = (
+        expected["summary"].get(str(seat), expected["summary"])
+        if isinstance(expected["summary"], dict)
+        else expected["summary"][seat]
+    )
+    assert str(mine["mistakes"]) in summary and f"{math.floor(mine['agreement'] * 100 + 0.5)}%" in summary
+    p.page.wait_for_timeout(200)
+    p.shot("review-desktop-zh", full_page=True)
+    translated(p, "review (zh)")
+    fits(p, "review (desktop)")
+    # the settlement's countdown stands still while reviewing; closing goes back to the settlement
+    p.page.click("[data-testid=review-close]")
+    p.page.wait_for_selector("[data-testid=settlement]")
+
+
+def store_hand_for(running: Running, account_id: int, name: str) -> tuple[int, int, dict[str, Any]]:
+    """A stored hand from tests/data/records with this account at the seat whose review has the most mistakes
+    (at least two, so that 下个失误 moves); returns (game id, seat, record)."""
+    record = {
+        **json.loads((RECORDS / name).read_text(encoding="utf-8")),
+        "room": "web-cuopai",
+    }  # as the server
+    whole = review_record(record, None, seed="review")
+    counts = [sum(d["mistake"] for d in whole["decisions"] if d["seat"] == s) for s in (0, 1)]
+    seat = max((0, 1), key=lambda s: counts[s])
+    if counts[seat] < 2:
+        pytest.skip(f"{name}: fewer than two mistakes at either seat")
+
+    async def save() -> int:
+        store = await Store.open(None, running.settings.data_dir)
+        try:
+            house = (await store.create_guest()).id
+            ids = [account_id, house] if seat == 0 else [house, account_id]
+            summary = {"room": "web-cuopai", "rules": record["rules"], "winner": None, "points": 0}
+            return await store.save_record(f"web-review-{account_id}-{name}", ids, record, summary)
+        finally:
+            await store.close()
+
+    return run_async(save()), seat, record
+
+
+def pick_record() -> str:
+    """The first stored test record one of whose seats the coach flags at least twice."""
+    for path in sorted(RECORDS.glob("*.json")):
+        if path.name == "index.json":
+            continue
+        record = json.loads(path.read_text(encoding="utf-8"))
+        whole = review_record(record, None, seed="review")
+        if any(sum(d["mistake"] for d in whole["decisions"] if d["seat"] == s) >= 2 for s in (0, 1)):
+            return path.name
+    pytest.skip("no test record with two flagged mistakes at one seat")
+
+
+def test_review_from_the_history_on_a_phone_in_english(
+    browser: Any, web_server: Running, tmp_path: Path
+) -> None:
+    p = Page(browser, web_server.url, width=PHONE[0], height=PHONE[1], touch=True, lang="en")
+    try:
+        enter_as_guest(p)
+        me = httpx.get(f"{p.url}/api/me", headers=headers(p)).json()["account"]["id"]
+        game, seat, record = store_hand_for(web_server, me, pick_record())
+        p.page.reload()
+        p.page.wait_for_selector("[data-testid=history-review]")
+        open_review(p, "[data-testid=history-review] >> nth=0")
+        expected = cli_review(record, seat, tmp_path)
+        check_bars(p, expected["decisions"][0])
+        first = goto_next_mistake(p, expected)
+        check_bars(p, expected["decisions"][first])
+        text = p.page.inner_text("[data-testid=review-decision]")
+        assert "Mistake" in text and "Lost" in text
+        second = goto_next_mistake(p, expected)
+        check_bars(p, expected["decisions"][second])
+        p.page.click("[data-testid=review-prev-mistake]")
+        p.page.wait_for_function(
+            f"() => document.querySelector('[data-testid=review]').dataset.decision === '{first}'"
+        )
+        p.page.wait_for_timeout(200)
+        p.shot("review-phone-en", full_page=True)
+        translated(p, "review (en)")
+        fits(p, "review (phone)")
+
+        # spoiler-free: the question first, no bars; a guess reveals them with the guess marked
+        p.page.click("[data-testid=review-spoiler]")
+        p.page.wait_for_selector("[data-testid=review-question]")
+        assert p.page.locator("[data-testid=review-bar]").count() == 0
+        assert "Mistake" not in p.page.inner_text(
+            "[data-testid=review-decision]"
+        )  # no verdict before a guess
+        want = {c["action"] for c in expected["decisions"][first]["candidates"]}
+        shown = set(
+            p.page.eval_on_selector_all(
+                "[data-testid=review-choice]", "bs => bs.map((b) => b.dataset.action)"
+            )
+        )
+        assert shown == want
+        fits(p, "review question (phone)")
+        p.shot("review-phone-spoiler", full_page=True)
+        guess = expected["decisions"][first]["best"]
+        p.page.click(f"[data-testid=review-choice][data-action='{guess}']")
+        p.page.wait_for_selector("[data-testid=review-bar]")
+        check_bars(p, expected["decisions"][first])
+        marked = p.page.evaluate(BARS)
+        assert [b["action"] for b in marked if "guess" in b["marks"]] == [guess]
+        assert "Same as the AI" in p.page.inner_text("[data-testid=review-decision]")
+        p.page.click("[data-testid=review-next]")
+        p.page.wait_for_selector("[data-testid=review-question]")  # the next decision asks again
+
+        # the trend lists this reviewed hand (the server's /api/me/reviews)
+        trend = httpx.get(f"{p.url}/api/me/reviews", headers=headers(p)).json()["reviews"]
+        assert trend[0]["id"] == game and trend[0]["seat"] == seat
+        assert p.page.locator(f"[data-testid=review-trend] .trend-col[data-id='{game}']").count() == 1
+        p.page.click("[data-testid=review-close]")
+        p.page.wait_for_selector("[data-testid=history-review]")
+        assert p.errors == [], f"console errors: {p.errors}"
+    finally:
+        p.page.evaluate("() => localStorage.removeItem('erma.spoiler')")
+        p.close()
