@@ -9,6 +9,7 @@ Each level also reports the server's CPU time and its event-loop lag (the /metri
 Table starts are spread over ``--ramp`` seconds per hundred tables (players do not all arrive in one instant).
 
 Usage: .venv/bin/python benchmarks/server.py [--levels 100,200,400,500,600,800] [--seconds 30] [--think 1.0]
+       [--bot-level 1..5]
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=30, help="tables of a first, unreported level")
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--room", default="cuopai-novice")
+    parser.add_argument(
+        "--bot-level", type=int, default=None, help="the bots' level (1–5; default: the room's)"
+    )
     args = parser.parse_args()
 
     data = tempfile.mkdtemp(prefix="erma-bench-")
@@ -116,6 +120,8 @@ def main() -> None:
             ]
             cmd += ["--seconds", str(args.seconds), "--think", str(args.think), "--room", args.room, "--json"]
             cmd += ["--ramp", str(args.ramp * level / 100)]
+            if args.bot_level is not None:
+                cmd += ["--bot-level", str(args.bot_level)]
             if warm:
                 cmd[cmd.index("--seconds") + 1] = "10"
             cpu0, lag0 = cpu_seconds(server.pid), loop_lag(port)

@@ -296,6 +296,19 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_review(args: argparse.Namespace) -> int:
+    from erma.coach import review_record
+    from erma.coach.text import review_lines
+    from erma.game.record import load
+
+    review = review_record(load(args.file), args.seat, seed=args.seed, samples=args.samples)
+    if args.json:
+        print(json.dumps(review, ensure_ascii=False))
+    else:
+        print("\n".join(review_lines(review)))
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from erma.errors import RuleSetError
     from erma.server.app import serve
@@ -409,6 +422,7 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
             args.room,
             args.think,
             ramp=args.ramp,
+            level=args.bot_level,
         )
     )
     if not args.json:
@@ -554,6 +568,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.set_defaults(func=_cmd_replay)
 
+    review = sub.add_parser(
+        "review", help="复盘: each decision of a hand beside the expert's, the value it cost, the mistakes"
+    )
+    review.add_argument("file", metavar="RECORD", help="a record file (erma.record JSON)")
+    review.add_argument("--seat", type=int, default=None, help="the seat to review, 0 or 1 (default: both)")
+    review.add_argument("--json", action="store_true", help="print one JSON object (format erma.review/1)")
+    review.add_argument("--seed", default="review", help="seed of the samples of hidden tiles")
+    review.add_argument(
+        "--samples", type=int, default=None, help="samples of the hidden tiles per decision (default 16)"
+    )
+    review.set_defaults(func=_cmd_review)
+
     serve = sub.add_parser("serve", help="run the game server (web client, websocket protocol, REST API)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -591,6 +617,13 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--room", default="cuopai-novice")
     load.add_argument("--think", type=float, default=0.0, help="human-like think time in seconds (mean)")
     load.add_argument("--ramp", type=float, default=0.0, help="spread the tables' starts over these seconds")
+    load.add_argument(
+        "--bot-level",
+        type=int,
+        choices=range(1, 6),
+        default=None,
+        help="the bots' level (default: the room's)",
+    )
     load.add_argument("--json", action="store_true")
     load.set_defaults(func=_cmd_loadtest)
 

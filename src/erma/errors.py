@@ -41,3 +41,7 @@ class InsufficientBeansError(ErmaError):
 
 class UnknownBotError(ErmaError):
     """A bot name that no bot answers to (未知的机器人)."""
+
+
+class ReviewError(ErmaError):
+    """A review that cannot be made: a seat other than 0 or 1, a sample count below 2 (复盘错误)."""

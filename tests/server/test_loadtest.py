@@ -3,11 +3,15 @@ failure (exit 1)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from erma.cli import main
+from erma.server.loadtest import run_load
+from erma.store import Store
 
-from .conftest import Running
+from .conftest import Running, run_async, start_server
 
 
 def test_a_wrong_websocket_path_is_an_error(server: Running, capsys: pytest.CaptureFixture[str]) -> None:
@@ -16,3 +20,31 @@ def test_a_wrong_websocket_path_is_an_error(server: Running, capsys: pytest.Capt
     out, err = capsys.readouterr()
     assert "tables 0/1" in out and "errors 0" not in out
     assert "cannot connect" in err and "no table started" in err
+
+
+def test_tables_ask_for_the_bot_level(tmp_path: Path) -> None:
+    """``--bot-level 5``: every table is played against level5 (the seat the record names), not the room's
+    default bot."""
+    url = str(tmp_path / "erma.db")
+    srv, thread, running = start_server(tmp_path, db_url=url)
+    try:
+        summary = run_async(run_load([running.ws_url], tables=2, seconds=4, room="cuopai-novice", level=5))
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+    assert summary["tables_started"] == 2 and summary["errors"] == 0 and summary["hands_completed"] >= 1
+
+    async def players() -> list[list[str]]:
+        store = await Store.open(url, tmp_path)
+        try:
+            found = []
+            for rid in range(1, summary["hands_completed"] + 1):
+                got = await store.get_record(rid)
+                if got is not None:
+                    found.append(got["record"]["players"])
+            return found
+        finally:
+            await store.close()
+
+    seen = run_async(players())
+    assert seen and all(any(p.endswith("L5") for p in names) for names in seen), seen

@@ -36,7 +36,7 @@ from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.greedy import OPPONENT_WIN_COST, GreedyBot, _isolation, _sh, wz_wait
 from erma.bots.priors import mean_win_points, ready_chance, win_chance
-from erma.bots.stakes import stake_choice
+from erma.bots.stakes import Stakes, stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
 from erma.game.state import Phase
@@ -485,7 +485,7 @@ class ExpertBot:
         self.seed = seed
         self.settings = settings or Settings()
         self.name = name
-        self.greedy = GreedyBot(seed, riichi=self.settings.greedy_riichi, stakes=True)
+        self.greedy = GreedyBot(seed, riichi=self.settings.greedy_riichi, stakes=Stakes.FULL)
         """The base (``Settings.base``): greedy's choices where the estimate has no edge."""
 
     # ------------------------------------------------------------------------------ choose

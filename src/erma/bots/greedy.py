@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
-from erma.bots.stakes import stake_choice
+from erma.bots.stakes import Stakes, stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
 from erma.game.state import Phase
@@ -223,7 +223,12 @@ class GreedyBot:
     uses_view = True
 
     def __init__(
-        self, seed: int | str = 0, *, value_sense: bool = True, riichi: bool = True, stakes: bool = False
+        self,
+        seed: int | str = 0,
+        *,
+        value_sense: bool = True,
+        riichi: bool = True,
+        stakes: Stakes = Stakes.NONE,
     ) -> None:
         self.rng = random.Random(f"greedy:{seed}")
         self.value_sense = value_sense
@@ -257,8 +262,8 @@ class GreedyBot:
             return self._exchange(view, legal)
         if ph is Phase.HAIDI:
             return self.rng.choice(legal)
-        if self.stakes and ph in (Phase.MAIDI, Phase.DINGDI):
-            return stake_choice(view, legal)
+        if ph in (Phase.MAIDI, Phase.DINGDI):
+            return stake_choice(view, legal, self.stakes)
         return PASS if PASS in legal else legal[0]
 
     def _best_discard(

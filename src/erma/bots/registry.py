@@ -19,6 +19,7 @@ from erma.bots.expert import ExpertBot
 from erma.bots.greedy import GreedyBot
 from erma.bots.novice import NoviceBot
 from erma.bots.random_bot import RandomBot
+from erma.bots.stakes import Stakes
 from erma.errors import UnknownBotError
 
 BOTS: dict[str, Callable[[int | str], Bot]] = {
@@ -29,7 +30,7 @@ BOTS: dict[str, Callable[[int | str], Bot]] = {
     "level1": NoviceBot,
     "level2": lambda seed: NoviceBot(seed, counts=True),
     "level3": GreedyBot,
-    "level4": lambda seed: GreedyBot(seed, riichi=False, stakes=True),
+    "level4": lambda seed: GreedyBot(seed, riichi=False, stakes=Stakes.RAISE),
     "level5": lambda seed: ExpertBot(seed, name="level5"),
     "nn": lambda seed: _nn(seed),
 }

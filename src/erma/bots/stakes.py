@@ -8,6 +8,8 @@ the non-dealer's. Each is taken when what it adds, weighed by the chances, is po
 
 from __future__ import annotations
 
+from enum import Enum
+
 from erma.bots.base import BotView
 from erma.game.actions import PASS, Action, Kind
 from erma.game.state import Phase
@@ -20,15 +22,27 @@ DINGDI_LIKELY = 0.5
 """How likely the dealer thinks 顶底 follows."""
 
 
-def stake_choice(view: BotView, legal: list[Action]) -> Action:
-    """买底 / 顶底 or pass, by the expected shares each adds."""
+class Stakes(Enum):
+    """Which stakes a bot weighs (押注): none (always pass), only its own 买底 as dealer, or 买底 and the
+    non-dealer's answer 顶底 too."""
+
+    NONE = "none"
+    RAISE = "raise"
+    FULL = "full"
+
+
+def stake_choice(view: BotView, legal: list[Action], stakes: Stakes = Stakes.FULL) -> Action:
+    """买底 / 顶底 or pass, by the expected shares each adds (``Stakes.RAISE``: 顶底 is never weighed, so
+    never taken; ``Stakes.NONE``: always pass)."""
     raise_ = [a for a in legal if a.kind in (Kind.MAIDI, Kind.DINGDI)]
-    if not raise_:
+    if not raise_ or stakes is Stakes.NONE:
         return PASS if PASS in legal else legal[0]
     if view.phase is Phase.MAIDI:
         gain = DEALER_WINS - DINGDI_LIKELY * OTHER_WINS
         return raise_[0] if gain > 0 else PASS
-    stakes = view.extras.get("stakes") or {}
-    b = int(stakes.get("maidi", 0) or 0)
+    if stakes is Stakes.RAISE:
+        return PASS if PASS in legal else legal[0]
+    shown = view.extras.get("stakes") or {}
+    b = int(shown.get("maidi", 0) or 0)
     gain = OTHER_WINS * (1 + b) - DEALER_WINS
     return raise_[0] if gain > 0 else PASS

@@ -7,6 +7,7 @@ its actions with the checked :func:`~erma.game.engine.apply`; the events and res
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,17 @@ def _drop_soft(win: dict[str, Any]) -> dict[str, Any]:
 
 def replay(record: dict[str, Any]) -> GameState:
     """Re-play a record's actions from its rules and seed (each action checked). Raises InvalidRecordError."""
+    final: GameState | None = None
+    for final, _, _ in steps(record):  # noqa: B007 (the last state yielded is the result)
+        pass
+    assert final is not None, "steps yields the final state"
+    return final
+
+
+def steps(record: dict[str, Any]) -> Iterator[tuple[GameState, int, str]]:
+    """Re-play a record one action at a time: yields ``(state, seat, text)`` before each action is applied
+    (the state is live: read it before the next item), then ``(final state, -1, "")``. Raises
+    InvalidRecordError."""
     record = upgrade(record)
     try:
         rules = find_ruleset(_field(record, "rules", str), _field(record, "options", dict))
@@ -128,6 +140,7 @@ def replay(record: dict[str, Any]) -> GameState:
                 isinstance(item, list) and len(item) == 2 and item[0] in (0, 1) and isinstance(item[1], str)
             ):
                 raise InvalidRecordError(f"record: action {i} is not [seat, text]: {item!r}")
+            yield state, item[0], item[1]
             try:
                 apply(state, item[0], item[1])
             except ErmaError as exc:
@@ -136,7 +149,7 @@ def replay(record: dict[str, Any]) -> GameState:
         raise
     except ErmaError as exc:
         raise InvalidRecordError(f"record: {exc}") from None
-    return state
+    yield state, -1, ""
 
 
 def verify(record: dict[str, Any]) -> list[str]:

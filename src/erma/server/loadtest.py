@@ -103,6 +103,7 @@ async def _table(
     rng: random.Random,
     delay: float = 0.0,
     client: httpx.AsyncClient | None = None,
+    level: int | None = None,
 ) -> None:
     await asyncio.sleep(delay)
     base = urls[index % len(urls)]
@@ -131,7 +132,10 @@ async def _table(
                 await ws.send(json.dumps({"type": "hello", "token": token, "resume": versions}))
                 sent_at: float | None = None
                 if match is None:
-                    await ws.send(json.dumps({"type": "queue", "room": room, "opponent": "bot"}))
+                    queue: dict[str, Any] = {"type": "queue", "room": room, "opponent": "bot"}
+                    if level is not None:
+                        queue["level"] = level
+                    await ws.send(json.dumps(queue))
                 quiet_since = time.monotonic()
                 resumed = (
                     match is None
@@ -249,9 +253,11 @@ async def run_load(
     think: float = 0.0,
     seed: int = 1,
     ramp: float = 0.0,
+    level: int | None = None,
 ) -> dict[str, Any]:
     """Play ``tables`` tables for about ``seconds`` seconds, their starts spread over the first ``ramp``
-    seconds; returns the summary.
+    seconds; returns the summary. ``level`` (1–5): each table asks for a bot of that level (人机对战),
+    else the room's ``bot_level``.
 
     The tables share one HTTP client (making one costs milliseconds of CPU: hundreds at once would stall
     this process and show up as server latency)."""
@@ -273,7 +279,16 @@ async def run_load(
         tasks = [
             asyncio.create_task(
                 _table(
-                    urls, i, room, until, think, stats, random.Random(rng.random()), ramp * i / tables, client
+                    urls,
+                    i,
+                    room,
+                    until,
+                    think,
+                    stats,
+                    random.Random(rng.random()),
+                    ramp * i / tables,
+                    client,
+                    level,
                 )
             )
             for i in range(tables)

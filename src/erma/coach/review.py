@@ -1,0 +1,273 @@
+"""The review of one hand (复盘): every decision of a seat beside the expert's choice, and the value it cost.
+
+A record is replayed action by action (:func:`erma.game.record.steps`); at each action of a reviewed seat
+that had a choice, the seat's view (:func:`~erma.game.seatview.seat_view`, nothing hidden) is estimated
+by the expert's race (:mod:`erma.coach.estimate`). The value of each candidate is the mean over ``samples``
+samples of the hidden tiles — the opponent's concealed hand drawn from the unseen tiles, the rest left to
+draw — the same samples for every candidate, so the per-sample differences are paired and give the 95 %
+interval of the value lost. docs/review.md says how and what was measured.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from erma.analysis.tables import INC
+from erma.bots.base import BotView
+from erma.bots.greedy import _isolation
+from erma.bots.priors import mean_win_points
+from erma.coach.estimate import ReviewEstimator, cuo_table, useful_after, value
+from erma.coach.kinds import DecisionKind, Tag, decision_kind
+from erma.errors import ErmaError, InvalidRecordError, ReviewError
+from erma.game.actions import Action, Kind
+from erma.game.legal import legal_actions, timeout_action
+from erma.game.record import steps
+from erma.game.seatview import seat_view
+from erma.game.state import Phase
+
+FORMAT = "erma.review/1"
+SAMPLES = 16
+"""Samples of the hidden tiles per decision (``samples`` of :func:`review_record`)."""
+TOP = 3
+"""Candidates shown besides the played one."""
+PRESELECT = 4
+"""Start exchange: the samples the candidates are first ranked on (the top ones then get all samples)."""
+MISTAKE_SHARE = 0.05
+"""A mistake costs more than this share of the room's mean win (``erma.bots.priors.mean_win_points``)."""
+TIE_SHARE = 0.005
+"""Candidates within this share of the room's mean win of the best are as good as it (no loss, agreement)."""
+DEFENCE_GAP = 0.02
+"""A mistake is a defence mistake when the played discard deals in this much more often than the best."""
+TRIPLET_KINDS = 6
+"""Triplet offer: the accepts considered give three of the most isolated kinds (as the expert's)."""
+Z95 = 1.96
+
+
+def hidden_samples(view: BotView, k: int, seed: str) -> list[tuple[list[int], list[int]]]:
+    """``k`` samples of the hidden tiles consistent with the view: (unseen copies left to draw once a
+    random opponent hand of ``opponent_hand_count`` tiles is taken out, those tiles in a random order)."""
+    pool = [t for t in view.kinds for _ in range(view.unseen(t))]
+    held = min(view.opponent_hand_count, len(pool))
+    out = []
+    for i in range(k):
+        rng = random.Random(f"{seed}:{i}")
+        rng.shuffle(pool_i := list(pool))
+        left = pool_i[held:]
+        counts = [0] * 34
+        for t in left:
+            counts[t] += 1
+        out.append((counts, left))
+    return out
+
+
+def candidates(view: BotView, legal: Sequence[Action], played: Action) -> list[Action]:
+    """The actions weighed: every legal one, but for a triplet offer only the accepts that give three of
+    the most isolated kinds (and the played one)."""
+    if view.phase is not Phase.TRIPLET:
+        return list(legal)
+    order = sorted(
+        {t for t in view.kinds if view.counts[view.play(t)] and t != view.offer},
+        key=lambda t: (_isolation(view, t), t),
+        reverse=True,
+    )[:TRIPLET_KINDS]
+    keep = set(order)
+    return [a for a in legal if a.kind is not Kind.ACCEPT or set(a.tiles) <= keep or a == played]
+
+
+def _finite(x: float, floor: float) -> float:
+    return x if math.isfinite(x) else floor
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One candidate's figures."""
+
+    action: Action
+    value: float
+    """Points the hand is worth to the seat from here (温州: bases), the mean over the samples."""
+    win: float
+    deal_in: float
+    useful: int
+    shanten: int
+    """After a discard, the hand's shanten (0 for other actions)."""
+
+    def to_json(self, played: bool, best: bool) -> dict[str, Any]:
+        """The ``candidates`` item."""
+        return {
+            "action": self.action.to_str(),
+            "value": round(self.value, 4),
+            "win": round(min(1.0, max(0.0, self.win)), 4),
+            "deal_in": round(self.deal_in, 4),
+            "useful": self.useful,
+            "played": played,
+            "best": best,
+        }
+
+
+def _tag(kind: DecisionKind, played: Scored, best: Scored) -> Tag:
+    """What a mistake cost: between two discards, 报听 / dealing in / speed / worth; otherwise by kind."""
+    pa, ba = played.action, best.action
+    if pa.kind is Kind.DISCARD and ba.kind is Kind.DISCARD:
+        if pa.riichi != ba.riichi:
+            return Tag.READY
+        if played.deal_in - best.deal_in >= DEFENCE_GAP:
+            return Tag.DEFENCE
+        if played.shanten > best.shanten or played.useful < best.useful:
+            return Tag.EFFICIENCY
+        return Tag.VALUE
+    if kind is DecisionKind.EXCHANGE:
+        return Tag.EXCHANGE
+    if kind is DecisionKind.RIICHI:
+        return Tag.READY
+    if kind in (DecisionKind.CLAIM, DecisionKind.KONG, DecisionKind.TRIPLET, DecisionKind.CUO):
+        return Tag.CALL
+    return Tag.VALUE
+
+
+def review_decision(
+    view: BotView, legal: Sequence[Action], played: Action, *, seed: str, samples: int, step: int
+) -> dict[str, Any]:
+    """The review of one decision (the ``decisions`` item of :func:`review_record`)."""
+    kind = decision_kind(view.phase, legal)
+    cands = candidates(view, legal, played)
+    base = ReviewEstimator(view)
+    danger = base.danger()
+    floor = -base.cost
+    drawn = hidden_samples(view, samples, f"{seed}:{step}")
+    ests = []
+    for counts, _ in drawn:
+        est = ReviewEstimator(view, unseen=counts, danger=danger, seed=seed)
+        if kind is DecisionKind.CUO:
+            est.cuo = cuo_table(view, base)
+        ests.append(est)
+    if kind is DecisionKind.EXCHANGE:  # its values need the refills: ranked on the first few samples
+        first = {
+            c: sum(
+                _finite(value(view, e, c, left)[0], floor)
+                for e, (_, left) in zip(ests[:PRESELECT], drawn[:PRESELECT], strict=True)
+            )
+            for c in cands
+        }
+    else:
+        first = {c: _finite(value(view, base, c)[0], floor) for c in cands}
+    ranked = sorted(cands, key=lambda c: -first[c])[:TOP]
+    chosen = ranked if played in ranked else [*ranked, played]
+    rows = [
+        [_finite(value(view, e, c, left)[0], floor) for c in chosen]
+        for e, (_, left) in zip(ests, drawn, strict=True)
+    ]
+    if kind is DecisionKind.EXCHANGE:
+        chances = [0.0] * len(chosen)
+        for counts, left in drawn:
+            ch = ReviewEstimator(view, unseen=counts, danger=danger, chance=True)
+            for i, c in enumerate(chosen):
+                chances[i] += _finite(value(view, ch, c, left)[0], 0.0) / len(drawn)
+    else:
+        ch = ReviewEstimator(view, danger=danger, chance=True)
+        chances = [_finite(value(view, ch, c)[0], 0.0) for c in chosen]
+    means = [sum(r[i] for r in rows) / len(rows) for i in range(len(chosen))]
+    p = chosen.index(played)
+    b = max(range(len(chosen)), key=lambda i: (means[i], i == p))
+    if means[b] - means[p] <= TIE_SHARE * mean_win_points(view.rules):
+        b = p  # as good as the best: the played action is the choice
+    diffs = [r[b] - r[p] for r in rows]
+    lost = sum(diffs) / len(diffs)
+    sd = math.sqrt(sum((d - lost) ** 2 for d in diffs) / (len(diffs) - 1)) if len(diffs) > 1 else 0.0
+    half = Z95 * sd / math.sqrt(len(diffs))
+    ci = (lost - half, lost + half)
+    scored = []
+    for i, c in enumerate(chosen):
+        _, tile = value(view, base, c)
+        shanten = 0
+        if c.kind is Kind.DISCARD and view.play(c.tile) >= 0:
+            shanten = base.shanten(view.key - INC[view.play(c.tile)], view.size - 1, view.jokers)
+        deal_in = danger[tile] if tile is not None else 0.0
+        scored.append(Scored(c, means[i], chances[i], deal_in, useful_after(view, base, c), shanten))
+    threshold = MISTAKE_SHARE * mean_win_points(view.rules)
+    mistake = lost > threshold and ci[0] > 0
+    tag = _tag(kind, scored[p], scored[b]).value if mistake else None
+    order = sorted(range(len(scored)), key=lambda i: (-means[i], i != p))
+    shown = [i for i in order if i != p][:TOP]
+    shown = sorted([*shown, p], key=order.index)
+    return {
+        "seat": view.seat,
+        "step": step,
+        "kind": kind.value,
+        "played": played.to_str(),
+        "best": chosen[b].to_str(),
+        "candidates": [scored[i].to_json(i == p, i == b) for i in shown],
+        "value_lost": round(lost, 4),
+        "value_lost_ci95": [round(ci[0], 4), round(ci[1], 4)],
+        "mistake": mistake,
+        "tag": tag,
+    }
+
+
+def _seats(seat: object) -> list[int]:
+    if seat is None:
+        return [0, 1]
+    if isinstance(seat, bool) or seat not in (0, 1):
+        raise ReviewError(f"review: seat {seat!r} is not 0 or 1")
+    return [int(seat)]
+
+
+def review_record(
+    record: dict[str, Any], seat: int | None = None, *, seed: str = "review", samples: int | None = None
+) -> dict[str, Any]:
+    """The review of one hand's record for ``seat`` (None: both seats), as ``erma review --json`` prints it.
+    Deterministic for a given ``seed``; raises InvalidRecordError (a record that does not replay) or
+    ReviewError (a bad seat or sample count)."""
+    seats = _seats(seat)
+    k = SAMPLES if samples is None else samples
+    if isinstance(k, bool) or not isinstance(k, int) or k < 2:
+        raise ReviewError(f"review: samples {samples!r} is not a count ≥ 2")
+    if not isinstance(record, dict):
+        raise InvalidRecordError(f"a record is a JSON object, not {type(record).__name__}")
+    decisions: list[dict[str, Any]] = []
+    rules_name = record.get("rules")
+    for step, (state, who, text) in enumerate(steps(record)):
+        rules_name = state.rules.name
+        if who not in seats or state.phase is Phase.END or state.actor != who:
+            continue
+        try:
+            action = Action.parse(text)
+        except ErmaError as exc:
+            raise InvalidRecordError(f"record: action {step} {[who, text]!r}: {exc}") from None
+        if action.kind is Kind.ESCAPE:
+            continue
+        if action.kind is Kind.TIMEOUT:
+            if state.phase is Phase.HAIDI:
+                continue  # a random pick the replay draws itself
+            action = timeout_action(state, who)
+        legal = legal_actions(state, who)
+        if len(legal) < 2 or action not in legal:
+            continue
+        view = seat_view(state, who)
+        decisions.append(review_decision(view, legal, action, seed=seed, samples=k, step=step))
+    summary = []
+    for s in seats:
+        mine = [d for d in decisions if d["seat"] == s]
+        summary.append(
+            {
+                "seat": s,
+                "decisions": len(mine),
+                "agreement": round(sum(d["played"] == d["best"] for d in mine) / len(mine), 4)
+                if mine
+                else None,
+                "mistakes": sum(d["mistake"] for d in mine),
+                "value_lost": round(sum(d["value_lost"] for d in mine), 4),
+            }
+        )
+    return {
+        "format": FORMAT,
+        "rules": rules_name,
+        "seat": seats,
+        "seed": seed,
+        "samples": k,
+        "decisions": decisions,
+        "summary": summary,
+    }
