@@ -4,7 +4,6 @@ history of a stored hand on a 390 px phone in English; the next mistake; the bar
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import subprocess
@@ -30,7 +29,8 @@ RECORDS = Path(__file__).parents[1] / "data" / "records"
 BARS = """() => [...document.querySelectorAll('[data-testid=review-bar]')].map((b) => ({
   action: b.dataset.action, value: Number(b.dataset.value), played: b.dataset.played === 'true',
   best: b.dataset.best === 'true', shown: b.querySelector('[data-testid=bar-value]').textContent,
-  width: b.querySelector('.fill').getBoundingClientRect().width,
+  track: ((r) => [r.left, r.width])(b.querySelector('.track').getBoundingClientRect()),
+  fill: ((r) => [r.left, r.right])(b.querySelector('.fill').getBoundingClientRect()),
   marks: [...b.querySelectorAll('.mark')].map((m) => m.className.replace('mark ', '')) }))"""
 
 
@@ -81,8 +81,14 @@ def check_bars(p: Page, decision: dict[str, Any]) -> None:
         assert float(b["shown"]) == pytest.approx(c["value"], abs=0.051)
         assert (b["played"], b["best"]) == (c["played"], c["best"])
         assert ("played" in b["marks"], "best" in b["marks"]) == (c["played"], c["best"])
-    by_value = sorted(bars, key=lambda b: b["value"])
-    assert all(x["width"] <= y["width"] + 0.5 for x, y in itertools.pairwise(by_value))
+    # one scale with 0 on it: each bar runs from 0 to its value, so its length is the value's size
+    lo, hi = min(0.0, *(c["value"] for c in cands)), max(0.0, *(c["value"] for c in cands))
+    for b, c in zip(bars, cands, strict=True):
+        left, width = b["track"]
+        zero, at = ((x - lo) / (hi - lo) if hi > lo else 0.0 for x in (0.0, c["value"]))
+        want = (left + width * min(zero, at), left + width * max(zero, at))
+        assert b["fill"][0] == pytest.approx(want[0], abs=1.5), (c, b)
+        assert b["fill"][1] == pytest.approx(want[1], abs=2.5), (c, b)  # (a bar of 0 is drawn 2 px wide)
     assert p.page.get_attribute("[data-testid=review]", "data-step") == str(decision["step"])
 
 
@@ -125,12 +131,9 @@ def test_review_from_the_settlement_of_a_played_hand(page: Page, tmp_path: Path)
     else:  # nothing flagged after the first: the button says so by being disabled
         assert p.page.locator("[data-testid=review-next-mistake]").is_disabled()
     summary = p.page.inner_text("[data-testid=review-summary]")
-    mine = (
-        expected["summary"].get(str(seat), expected["summary"])
-        if isinstance(expected["summary"], dict)
-        else expected["summary"][seat]
-    )
+    (mine,) = [s for s in expected["summary"] if s["seat"] == seat]
     assert str(mine["mistakes"]) in summary and f"{math.floor(mine['agreement'] * 100 + 0.5)}%" in summary
+    p.page.evaluate("() => window.scrollTo(0, 0)")
     p.page.wait_for_timeout(200)
     p.shot("review-desktop-zh", full_page=True)
     translated(p, "review (zh)")
@@ -201,6 +204,7 @@ def test_review_from_the_history_on_a_phone_in_english(
         p.page.wait_for_function(
             f"() => document.querySelector('[data-testid=review]').dataset.decision === '{first}'"
         )
+        p.page.evaluate("() => window.scrollTo(0, 0)")
         p.page.wait_for_timeout(200)
         p.shot("review-phone-en", full_page=True)
         translated(p, "review (en)")
@@ -231,6 +235,18 @@ def test_review_from_the_history_on_a_phone_in_english(
         assert "Same as the AI" in p.page.inner_text("[data-testid=review-decision]")
         p.page.click("[data-testid=review-next]")
         p.page.wait_for_selector("[data-testid=review-question]")  # the next decision asks again
+
+        # the other language on the same phone: everything worded, nothing outside the screen
+        p.page.click("#lang")
+        p.page.wait_for_function("() => document.documentElement.lang === 'zh-CN'")
+        assert p.page.inner_text("[data-testid=review-question] .ask") in ("你会打哪张？", "你会怎么选？")
+        p.page.click("[data-testid=review-reveal]")
+        p.page.wait_for_selector("[data-testid=review-bar]")
+        p.page.evaluate("() => window.scrollTo(0, 0)")
+        p.page.wait_for_timeout(200)
+        p.shot("review-phone-zh", full_page=True)
+        translated(p, "review (phone, zh)")
+        fits(p, "review (phone, zh)")
 
         # the trend lists this reviewed hand (the server's /api/me/reviews)
         trend = httpx.get(f"{p.url}/api/me/reviews", headers=headers(p)).json()["reviews"]

@@ -63,15 +63,9 @@ def _warm() -> int:
 
 
 def seat_summary(review: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The review's summary of ``seat``: decisions, agreement, mistakes, value lost."""
-    summary = review.get("summary") or {}
-    if isinstance(summary, list):
-        found = next((s for s in summary if isinstance(s, dict) and s.get("seat") == seat), None)
-        item = found if found is not None else (summary[seat] if seat < len(summary) else {})
-    elif isinstance(summary, dict):
-        item = summary.get(str(seat)) or summary.get(seat) or summary
-    else:
-        item = {}
+    """The review's summary of ``seat`` (its ``summary`` is a list, one object per seat reviewed): decisions,
+    agreement (None without decisions), mistakes, value lost."""
+    item = next((s for s in review.get("summary") or [] if s.get("seat") == seat), {})
     return {k: item.get(k) for k in SUMMARY_KEYS}
 
 

@@ -88,11 +88,9 @@ export function actionEl(action) {
   return span;
 }
 
-/** The seat's summary in a review (one object per seat: a list by seat or a map "0"/"1"). */
+/** The seat's summary in a review (`summary` has one object per seat reviewed). */
 export function seatSummary(review, seat) {
-  const s = review.summary || {};
-  if (Array.isArray(s)) return s.find((x) => x && x.seat === seat) || s[seat] || {};
-  return s[String(seat)] || s;
+  return (review.summary || []).find((x) => x.seat === seat) || {};
 }
 
 function summaryEl(sum) {
@@ -112,13 +110,20 @@ function summaryEl(sum) {
   return box;
 }
 
-/** The candidates' bars: length by value (from the lowest, or 0, to the highest). */
+/** Where 0 and each value sit on the bars' common scale (fractions of the track), 0 included: a bar runs from
+ * 0 to its value (right for a gain, left for a loss), so its length is the value's size. */
+export function barScale(values) {
+  const lo = Math.min(0, ...values);
+  const hi = Math.max(0, ...values);
+  const at = (v) => (hi > lo ? (v - lo) / (hi - lo) : 0);
+  return { zero: at(0), at };
+}
+
+/** The candidates' bars on one scale with its 0 marked. */
 function barsEl(d, guess) {
   const list = el("div", "bars");
   list.dataset.testid = "review-bars";
-  const values = d.candidates.map((c) => c.value);
-  const lo = Math.min(0, ...values);
-  const hi = Math.max(...values);
+  const scale = barScale(d.candidates.map((c) => c.value));
   for (const c of d.candidates) {
     const row = el("div", `bar${c.played ? " played" : ""}${c.best ? " best" : ""}`);
     row.dataset.testid = "review-bar";
@@ -135,10 +140,13 @@ function barsEl(d, guess) {
     head.appendChild(marks);
     row.appendChild(head);
     const track = el("div", "track");
-    const fill = el("div", "fill");
-    const width = hi > lo ? ((c.value - lo) / (hi - lo)) * 100 : 100;
-    fill.style.width = `${Math.max(2, width).toFixed(1)}%`;
-    track.appendChild(fill);
+    const fill = el("div", `fill${c.value < 0 ? " loss" : ""}`);
+    const [a, b] = [scale.zero, scale.at(c.value)].sort((x, y) => x - y);
+    fill.style.left = `${(a * 100).toFixed(2)}%`;
+    fill.style.width = `${((b - a) * 100).toFixed(2)}%`;
+    const zero = el("div", "zero");
+    zero.style.left = `${(scale.zero * 100).toFixed(2)}%`;
+    track.append(fill, zero);
     const value = el("b", "value", pts(c.value));
     value.dataset.testid = "bar-value";
     const line = el("div", "bar-line");
