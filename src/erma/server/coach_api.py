@@ -65,7 +65,7 @@ def _warm() -> int:
 def seat_summary(review: dict[str, Any], seat: int) -> dict[str, Any]:
     """The review's summary of ``seat`` (its ``summary`` is a list, one object per seat reviewed): decisions,
     agreement (None without decisions), mistakes, value lost."""
-    item = next((s for s in review.get("summary") or [] if s.get("seat") == seat), {})
+    item: dict[str, Any] = next((s for s in review.get("summary") or [] if s.get("seat") == seat), {})
     return {k: item.get(k) for k in SUMMARY_KEYS}
 
 
