@@ -152,11 +152,11 @@ def main() -> None:
         server.wait(10)
         shutil.rmtree(data, ignore_errors=True)
 
-    print(f"{args.preset}: {len(games)} hands (level3 vs level3, seed {args.seed}), review_workers={args.workers}")
+    print(f"{args.preset}: {len(games)} hands (level3 vs level3, seed {args.seed}), workers {args.workers}")
     print(f"  decisions per reviewed seat: mean {statistics.mean(decisions):.1f}, max {max(decisions)}")
     print(
-        f"  wait for a review (request to 200, s): p50 {quantile(waits, 0.5):.2f}  p95 {quantile(waits, 0.95):.2f}"
-        f"  max {max(waits):.2f}"
+        f"  wait for a review (request to 200, s): p50 {quantile(waits, 0.5):.2f}"
+        f"  p95 {quantile(waits, 0.95):.2f}  max {max(waits):.2f}"
     )
     print(f"  again, from the store (ms): p50 {quantile(cached, 0.5):.1f}  p95 {quantile(cached, 0.95):.1f}")
     print(
