@@ -258,8 +258,11 @@ function trendEl(trend, id) {
     chart.appendChild(col);
   }
   box.appendChild(chart);
-  const n = hands.length;
-  const avg = (k) => hands.reduce((s, h) => s + (h[k] ?? 0), 0) / n;
+  const avg = (k) => {
+    // (a hand without decisions has no agreement)
+    const known = hands.filter((h) => h[k] !== null && h[k] !== undefined);
+    return known.length ? known.reduce((s, h) => s + h[k], 0) / known.length : 0;
+  };
   box.appendChild(el("p", "muted", t("review_trend_avg", { a: pct(avg("agreement")), m: pts(avg("mistakes")), v: pts(avg("value_lost")) })));
   return box;
 }
