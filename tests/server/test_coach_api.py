@@ -161,3 +161,26 @@ def test_a_review_still_computing_answers_202_then_200(tmp_path: Path) -> None:
         assert _computed(running) == 1  # the polls joined the one computation
     finally:
         stop_server(srv, thread, running)
+
+
+def test_a_failed_review_is_a_json_500_and_logged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import erma.server.coach_api as coach_api
+
+    def broken(record: dict[str, Any], seat: int, seed: str) -> dict[str, Any]:
+        raise RuntimeError("the coach fell over")
+
+    monkeypatch.setattr(coach_api, "compute_review", broken)  # review_workers=0: it runs in a thread here
+    srv, thread, running = start_server(tmp_path, review_workers=0, review_wait_s=60.0)
+    try:
+        me, my_id = _guest(running)
+        _, other_id = _guest(running)
+        rid, _ = _store_hand(str(tmp_path / "erma.db"), "cuopai789-rob.json", [my_id, other_id])
+        reply = httpx.get(f"{running.url}/api/games/{rid}/review", headers=me, timeout=60)
+        assert reply.status_code == 500 and reply.json()["error"] == "review_failed"
+        assert "Traceback" not in reply.text
+        assert any("the coach fell over" in t for t in running.logs.tracebacks())  # the operator sees it
+        text = httpx.get(running.url + "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).text
+        assert "erma_reviews_failed_total 1" in text and _computed(running) == 0
+    finally:
+        srv.should_exit = True
+        thread.join(10)

@@ -134,15 +134,26 @@ class Reviewer:
                 self.metrics["reviews_computed"] += 1
                 kept = await store.get_review(record_id, seat)
                 return kept if kept is not None else {"review": review, "created": None}
-            except BaseException:
+            except ErmaError as exc:  # a record the coach cannot review: the asker hears why
                 self.metrics["reviews_failed"] += 1
+                log.warning("game %s seat %s cannot be reviewed: %s", record_id, seat, exc)
+                raise
+            except Exception:
+                self.metrics["reviews_failed"] += 1
+                log.exception("the review of game %s seat %s failed", record_id, seat)
                 raise
             finally:
                 self.pending.pop(key, None)
 
         task = asyncio.create_task(run())
         self.pending[key] = task
+        task.add_done_callback(_retrieved)  # (logged above; a 202's asker may never come back for it)
         return task
+
+
+def _retrieved(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _answer(record_id: int, seat: int, kept: dict[str, Any]) -> JSONResponse:
@@ -197,8 +208,7 @@ def review_routes(
             kept = task.result()
         except ErmaError as exc:
             return _error(400, "bad_record", f"game {stored['id']} cannot be reviewed: {exc}")
-        except Exception:
-            log.exception("review of game %s seat %s failed", stored["id"], seat)
+        except Exception:  # (logged by the job)
             return _error(500, "review_failed", f"the review of game {stored['id']} failed; it was logged")
         return _answer(stored["id"], seat, kept)
 
