@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import secrets
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from ..store.conftest import FAST_HASHER, PG_ADMIN, _admin
 from .conftest import METRICS_TOKEN, Running, run_async, start_server, stop_server
 
 RECORDS = Path(__file__).parents[1] / "data" / "records"
+NAMES = ["cuopai789-rob.json", "classic64-win.json", "cuopai789-triplet.json"]
 
 
 def _pg_url() -> str:
@@ -184,3 +186,36 @@ def test_a_failed_review_is_a_json_500_and_logged(tmp_path: Path, monkeypatch: p
     finally:
         srv.should_exit = True
         thread.join(10)
+
+
+def test_two_reviews_computing_per_account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two reviews of one account computing at once; a third waits (429), another player's does not."""
+    import erma.server.coach_api as coach_api
+
+    gate = threading.Event()
+    real = coach_api.compute_review
+
+    def held(record: dict[str, Any], seat: int, seed: str) -> dict[str, Any]:
+        gate.wait(60)  # the reviews stay "computing" until the test lets them go
+        return real(record, seat, seed)
+
+    monkeypatch.setattr(coach_api, "compute_review", held)  # review_workers=0: it runs in a thread here
+    srv, thread, running = start_server(tmp_path, review_workers=0, review_wait_s=0.0)
+    try:
+        me, my_id = _guest(running)
+        other, other_id = _guest(running)
+        games = [_store_hand(str(tmp_path / "erma.db"), name, [my_id, other_id])[0] for name in NAMES]
+        answers = [httpx.get(f"{running.url}/api/games/{g}/review", headers=me) for g in games]
+        assert [a.status_code for a in answers] == [202, 202, 429]
+        assert answers[2].json()["error"] == "rate_limited" and answers[2].headers["retry-after"] == "2"
+        assert httpx.get(f"{running.url}/api/games/{games[2]}/review", headers=other).status_code == 202
+        gate.set()
+        for g in games:
+            deadline = time.monotonic() + 120
+            while (reply := httpx.get(f"{running.url}/api/games/{g}/review", headers=me)).status_code != 200:
+                assert reply.status_code in (202, 429) and time.monotonic() < deadline
+                time.sleep(0.2)
+        assert _computed(running) == 4
+    finally:
+        gate.set()
+        stop_server(srv, thread, running)

@@ -41,6 +41,10 @@ same review from the server and from the command line."""
 MAX_PENDING = 16
 """Reviews computing at once in one server process; beyond this a request is answered 503 (ask later)."""
 
+PER_ACCOUNT = 2
+"""Reviews one account may have computing at once (in this process); a third is answered 429 (ask later): one
+player asking for all their hands does not hold the workers from everyone else."""
+
 SUMMARY_KEYS = ("decisions", "agreement", "mistakes", "value_lost")
 
 
@@ -80,6 +84,8 @@ class Reviewer:
         self.seed = seed
         self._pool: Executor | None = None
         self.pending: dict[tuple[int, int], asyncio.Task[dict[str, Any]]] = {}
+        self.asked_by: dict[tuple[int, int], int] = {}
+        """Who started each pending review (the per-account limit)."""
         self.metrics: Counter[str] = Counter()
         """reviews_computed / reviews_failed (the app points this at the hub's counters for /metrics)."""
 
@@ -117,15 +123,18 @@ class Reviewer:
             return await loop.run_in_executor(self._start(), compute_review, record, seat, self.seed)
 
     def job(
-        self, store: Any, record_id: int, seat: int, record: dict[str, Any]
-    ) -> asyncio.Task[dict[str, Any]] | None:
-        """The running computation of (record, seat), started if need be; None when too many are running."""
+        self, store: Any, record_id: int, seat: int, record: dict[str, Any], account_id: int
+    ) -> asyncio.Task[dict[str, Any]] | str:
+        """The running computation of (record, seat), started for ``account_id`` if need be; else why not:
+        ``"busy"`` (too many reviews computing here) or ``"rate_limited"`` (too many of this account's)."""
         key = (record_id, seat)
         task = self.pending.get(key)
         if task is not None:
             return task
         if len(self.pending) >= MAX_PENDING:
-            return None
+            return "busy"
+        if sum(1 for a in self.asked_by.values() if a == account_id) >= PER_ACCOUNT:
+            return "rate_limited"
 
         async def run() -> dict[str, Any]:
             try:
@@ -144,9 +153,11 @@ class Reviewer:
                 raise
             finally:
                 self.pending.pop(key, None)
+                self.asked_by.pop(key, None)
 
         task = asyncio.create_task(run())
         self.pending[key] = task
+        self.asked_by[key] = account_id
         task.add_done_callback(_retrieved)  # (logged above; a 202's asker may never come back for it)
         return task
 
@@ -192,8 +203,11 @@ def review_routes(
         kept = await st.get_review(stored["id"], seat)
         if kept is not None:
             return _answer(stored["id"], seat, kept)
-        task = reviewer.job(st, stored["id"], seat, stored["record"])
-        if task is None:
+        task = reviewer.job(st, stored["id"], seat, stored["record"], account.id)
+        if task == "rate_limited":
+            message = f"{PER_ACCOUNT} of your reviews are being computed; ask again when they are done"
+            return _error(429, "rate_limited", message, **{"Retry-After": "2"})
+        if isinstance(task, str):
             return _error(
                 503, "busy", "too many reviews are being computed; ask again soon", **{"Retry-After": "2"}
             )
