@@ -191,7 +191,24 @@ def test_review_from_the_history_on_a_phone_in_english(
         game, seat, record = store_hand_for(web_server, me, pick_record())
         p.page.reload()
         p.page.wait_for_selector("[data-testid=history-review]")
-        open_review(p, "[data-testid=history-review] >> nth=0")
+        # the server's first answer is a 202 (still computing): the page says so and asks again
+        computing = {"id": game, "review_seat": seat, "status": "computing", "retry_after_s": 0.5}
+        answered: list[int] = []
+
+        def first_202(route: Any) -> None:
+            answered.append(1)
+            if len(answered) == 1:
+                route.fulfill(status=202, content_type="application/json", body=json.dumps(computing))
+            else:
+                route.continue_()
+
+        p.page.route("**/api/games/*/review", first_202)
+        p.page.click("[data-testid=history-review] >> nth=0")
+        p.page.wait_for_selector("[data-testid=review-loading]")
+        assert "Reviewing this hand" in p.page.inner_text("[data-testid=review-loading]")
+        p.page.wait_for_selector("[data-testid=review]", timeout=120_000)
+        assert len(answered) >= 2
+        p.page.unroute("**/api/games/*/review")
         expected = cli_review(record, seat, tmp_path)
         check_bars(p, expected["decisions"][0])
         first = goto_next_mistake(p, expected)

@@ -3,7 +3,7 @@
 // spoiler-free mode (guess first, then see), the hand's summary and the player's trend over recent hands.
 // Data: GET /api/games/{id}/review (202 while the server computes it: ask again), …/replay, /api/me/reviews.
 
-import { call } from "./api.js";
+import { ApiError, call } from "./api.js";
 import { pick, playerName, t } from "./i18n.js";
 import { renderTable } from "./table.js";
 import { parseTiles, tileImg } from "./tiles.js";
@@ -33,12 +33,20 @@ export async function loadReview(id, seat, progress = () => {}) {
   const q = seat === undefined ? "" : `?seat=${seat}`;
   const path = `/api/games/${encodeURIComponent(id)}`;
   const replayP = call("GET", `${path}/replay${q}`);
-  let review = await call("GET", `${path}/review${q}`);
+  replayP.catch(() => {}); // (awaited below; not an unhandled rejection while the review is polled)
+  // 202 (computing), 429 (two of mine computing) and 503 (the server's reviewers are full): ask again later
+  const ask = () =>
+    call("GET", `${path}/review${q}`).catch((err) => {
+      if (err.status === 429 || err.status === 503) return { status: "computing", retry_after_s: 2 };
+      throw err;
+    });
+  let review = await ask();
   for (let tries = 0; review.status === "computing" && tries < 300; tries++) {
     progress();
     await sleep(1000 * Math.max(0.2, review.retry_after_s || 1));
-    review = await call("GET", `${path}/review${q}`);
+    review = await ask();
   }
+  if (review.status === "computing") throw new ApiError(503, "busy", "the review is still computing");
   const replay = await replayP;
   let trend = [];
   try {
