@@ -71,10 +71,10 @@ def open_review(p: Page, selector: str) -> None:
 
 
 def check_bars(p: Page, decision: dict[str, Any]) -> None:
-    """The bars of the decision shown are the coach's candidates: same actions in the same order, values (to
-    one decimal), the played and best marks, and longer bars for higher values."""
+    """The bars of the decision shown are the coach's candidates, highest value first: their actions, values
+    (shown to one decimal), the played and best marks, and each bar from 0 to its value on one scale."""
     bars = p.page.evaluate(BARS)
-    cands = decision["candidates"]
+    cands = sorted(decision["candidates"], key=lambda c: -c["value"])  # (stable: ties in the coach's order)
     assert [b["action"] for b in bars] == [c["action"] for c in cands]
     for b, c in zip(bars, cands, strict=True):
         assert b["value"] == pytest.approx(c["value"])

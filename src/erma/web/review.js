@@ -132,7 +132,8 @@ function barsEl(d, guess) {
   const list = el("div", "bars");
   list.dataset.testid = "review-bars";
   const scale = barScale(d.candidates.map((c) => c.value));
-  for (const c of d.candidates) {
+  // highest first (ties as the coach lists them)
+  for (const c of [...d.candidates].sort((a, b) => b.value - a.value)) {
     const row = el("div", `bar${c.played ? " played" : ""}${c.best ? " best" : ""}`);
     row.dataset.testid = "review-bar";
     row.dataset.action = c.action;
