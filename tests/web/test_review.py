@@ -191,6 +191,7 @@ def test_review_from_the_history_on_a_phone_in_english(
         game, seat, record = store_hand_for(web_server, me, pick_record())
         p.page.reload()
         p.page.wait_for_selector("[data-testid=history-review]")
+        fits(p, "the lobby's history with its review buttons (phone)")
         # the server's first answer is a 202 (still computing): the page says so and asks again
         computing = {"id": game, "review_seat": seat, "status": "computing", "retry_after_s": 0.5}
         answered: list[int] = []
