@@ -3,7 +3,6 @@ loop and then served from the store (SQLite and PostgreSQL); the 202 while compu
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import secrets
@@ -30,7 +29,7 @@ NAMES = ["cuopai789-rob.json", "classic64-win.json", "cuopai789-triplet.json"]
 def _pg_url() -> str:
     try:
         name = f"erma_rv_{secrets.token_hex(4)}"
-        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+        run_async(_admin(f'CREATE DATABASE "{name}"'))
     except (OSError, asyncpg.PostgresError) as exc:
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL at {PG_ADMIN}: {exc}")
@@ -142,7 +141,7 @@ def test_own_players_only_computed_once_and_kept(tmp_path: Path, backend: str) -
             stop_server(srv, thread, running)
     finally:
         if backend == "postgresql":
-            asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+            run_async(_admin(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
 
 
 def test_a_review_still_computing_answers_202_then_200(tmp_path: Path) -> None:
