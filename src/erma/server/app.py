@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket
 from erma.errors import ErmaError
 from erma.server import protocol as P
 from erma.server.accounts_api import account_routes
+from erma.server.coach_api import Reviewer, review_routes
 from erma.server.config import Settings, load_rooms
 from erma.server.hub import Hub
 from erma.server.ratings_api import rating_routes
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
     settings = settings or Settings()
     rooms = load_rooms(settings.rooms_file)  # validated before anything starts
     state: dict[str, Any] = {"ready": False}
+    reviewer = Reviewer(settings.review_workers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -74,6 +76,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
             backend = RedisBackend(settings.redis_url, settings)
         hub = Hub(settings, rooms, st, backend)
         await hub.start()
+        reviewer.metrics = hub.metrics  # reviews_computed / reviews_failed in /metrics
         if settings.gc_tuning:
             _tune_gc()
         state["hub"] = hub
@@ -91,6 +94,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
             if metrics_listener is not None:
                 metrics_listener.close()
             await hub.stop()
+            reviewer.stop()
             if own:
                 await st.close()
 
@@ -229,6 +233,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         Route("/api/games", games),
         Route("/api/games/{id}", game),
         Route("/api/games/{id}/replay", game_replay),
+        *review_routes(state, own_game, reviewer, settings.review_wait_s),
         Route("/api/rules/{name}", rules_info),
         WebSocketRoute("/ws", ws_endpoint),
     ]

@@ -152,6 +152,10 @@ class Settings:
     """Freeze what is alive at start-up out of the garbage collector and collect less often (app._tune_gc)."""
     bot_workers: int = 1
     """Processes in which bots think (off the event loop and its GIL); 0: a thread of this process."""
+    review_workers: int = 1
+    """Processes in which hands are reviewed (复盘; started at the first review); 0: a thread here."""
+    review_wait_s: float = 3.0
+    """How long a review request waits for its computation before answering 202 (ask again)."""
     timeouts: bool = True
     """Turn timers; tests may turn them off."""
     time_scale: float = 1.0

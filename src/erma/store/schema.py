@@ -157,3 +157,13 @@ ratings = sa.Table(
     sa.Column("matches", sa.Integer, nullable=False, server_default="0"),
     sa.Index("ix_ratings_family_level", "family", "level", "points", "mu"),
 )
+
+reviews = sa.Table(
+    "game_reviews",
+    metadata,
+    sa.Column("record_id", sa.Integer, sa.ForeignKey("game_records.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("review", sa.JSON, nullable=False),
+    sa.Column("summary", sa.JSON, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False, server_default=NOW),
+)

@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from erma.errors import InsufficientBeansError, InvalidInputError, NameTakenError
 from erma.store import check as _check
 from erma.store import ratings as _ratings
+from erma.store import reviews as _reviews
 from erma.store.engine import dispose, make_engine, resolve_url, run_read, run_write
 from erma.store.migrate import upgrade as _upgrade
 from erma.store.ratings import RatedHand, Rebuilt
@@ -44,6 +45,9 @@ NAME_PATTERN = re.compile(r"[^\W_][\w.-]{1,23}")
 PASSWORD_MIN, PASSWORD_MAX = 6, 1024
 #: Names starting with this are the store's guests; nobody can register one.
 GUEST_PREFIX = "guest-"
+#: Record ids are 32-bit on PostgreSQL (``game_records.id`` INTEGER): a larger id names no record (asking
+#: PostgreSQL for one fails instead of finding nothing).
+RECORD_ID_LIMIT = 2**31
 #: Longest settlement-unit id (the transaction keys append ``:hold`` / ``:end``).
 UNIT_MAX = 100
 
@@ -851,7 +855,7 @@ class Store:
     async def get_record(self, record_id: int) -> dict[str, Any] | None:
         """A stored record: ``id``, ``unit``, ``created`` (ISO 8601), ``account_ids`` (seat order),
         ``summary``, ``record`` (the JSON as saved); ``None`` if there is none."""
-        if not _is_int(record_id):
+        if not _is_int(record_id) or not 0 < record_id < RECORD_ID_LIMIT:
             return None
 
         async def op(conn: AsyncConnection) -> tuple[Any, list[int]]:
@@ -870,6 +874,51 @@ class Store:
             "summary": row.summary,
             "record": row.record,
         }
+
+    # ------------------------------------------------------------------ reviews (复盘)
+
+    async def save_review(
+        self, record_id: int, seat: int, review: dict[str, Any], summary: dict[str, Any]
+    ) -> bool:
+        """Keep a review of a stored hand's seat (JSON) with its summary; the first one written stays (True
+        if this call wrote it). Raises InvalidInputError for a bad seat or JSON."""
+        _check_id(record_id, "record id")
+        if seat not in (0, 1) or not _is_int(seat):
+            raise InvalidInputError(f"seat {seat!r}: expected 0 or 1")
+        for what, value in (("review", review), ("summary", summary)):
+            try:
+                json.dumps(value, allow_nan=False)
+            except (TypeError, ValueError) as e:
+                raise InvalidInputError(f"{what} of record {record_id} is not JSON: {e}") from None
+
+        async def op(conn: AsyncConnection) -> bool:
+            return await _reviews.save(conn, record_id, seat, review, summary)
+
+        try:
+            return await run_write(self.engine, op)
+        except IntegrityError:
+            raise InvalidInputError(f"no game record {record_id}") from None
+
+    async def get_review(self, record_id: int, seat: int) -> dict[str, Any] | None:
+        """The stored review of a hand's seat: ``review`` (the JSON) and ``created``; None if not reviewed."""
+        if not _is_int(record_id) or not _is_int(seat) or not 0 < record_id < RECORD_ID_LIMIT:
+            return None
+
+        async def op(conn: AsyncConnection) -> dict[str, Any] | None:
+            return await _reviews.get(conn, record_id, seat)
+
+        return await run_read(self.engine, op)
+
+    async def recent_reviews(self, account_id: int, limit: int = 20) -> list[dict[str, Any]]:
+        """The account's reviewed hands (its own seat), newest first: ``id``, ``created``, ``rules``,
+        ``room``, ``seat``, ``summary`` (see :mod:`erma.store.reviews`)."""
+        _check_id(account_id)
+        limit = max(0, min(int(limit), 200))
+
+        async def op(conn: AsyncConnection) -> list[dict[str, Any]]:
+            return await _reviews.recent(conn, account_id, limit)
+
+        return await run_read(self.engine, op)
 
     # ------------------------------------------------------------------ ratings
 

@@ -1,10 +1,11 @@
-// The app: lobby, table, settlement and replay screens, wired to the REST API (api.js) and the socket (net.js).
+// The app: lobby, table, settlement, replay and review screens, wired to the REST API (api.js) and the socket (net.js).
 
 import { api, setToken, token } from "./api.js";
 import { errorText, getLang, keys as i18nKeys, pick, playerName, setLang, t } from "./i18n.js";
 import { Net } from "./net.js";
 import { isMuted, play, setMuted, unlock } from "./sound.js";
 import { renderReplay } from "./replay.js";
+import { loadReview, renderReview, renderReviewLoading } from "./review.js";
 import { renderRules } from "./rules.js";
 import { hintsEl, myTiles, renderTable, tickTimer } from "./table.js";
 import { parseHand, parseTiles, sortTiles, tileImg, tileRow, toMpsz } from "./tiles.js";
@@ -30,6 +31,7 @@ const S = {
   deadlineTotal: 0,
   end: null, // the last hand_end message
   replay: null, // {record, step, timer}
+  review: null, // review.js loadReview()'s object, or {loading: true, back}
   pendingEnd: null,
   lastSecs: null,
   done: { digest: null, through: -1 }, // the decisions of this hand already acted on (view.decision)
@@ -311,7 +313,7 @@ function onMessage(msg) {
         S.deadline = performance.now() + msg.view.deadline_ms;
         S.deadlineTotal = Math.max(msg.view.deadline_ms, S.deadlineTotal && S.prev?.legal?.length ? S.deadlineTotal : msg.view.deadline_ms);
       } else S.deadline = 0;
-      if (S.screen !== "settle" && S.screen !== "replay") S.screen = "table";
+      if (S.screen !== "settle" && S.screen !== "replay" && S.screen !== "review") S.screen = "table";
       if (msg.view.phase === "end" && msg.type === "snapshot" && S.end) S.screen = "settle";
       render();
       autoMove();
@@ -667,6 +669,7 @@ function renderLobby() {
     line.appendChild(el("span", "when", (g.created || "").replace("T", " ").slice(0, 16)));
     line.appendChild(el("span", "what", `${room ? pick(room) : t(`rules_${sum.rules}`)} · ${who}`));
     line.appendChild(btn(t("replay"), "ghost small", () => openReplay(g.id), "history-replay"));
+    line.appendChild(btn(t("review"), "ghost small", () => openReview(g.id), "history-review"));
     hist.appendChild(line);
   }
   root.appendChild(rooms);
@@ -920,7 +923,10 @@ function renderSettle() {
 
   const row = el("div", "row end-actions");
   if (!S.match?.over) row.appendChild(btn(t("next_hand"), "go", nextHand, "next-hand"));
-  if (msg.record_id !== undefined && msg.record_id !== null) row.appendChild(btn(t("replay"), "", () => openReplay(msg.record_id), "replay"));
+  if (msg.record_id !== undefined && msg.record_id !== null) {
+    row.appendChild(btn(t("replay"), "", () => openReplay(msg.record_id), "replay"));
+    row.appendChild(btn(t("review"), "", () => openReview(msg.record_id), "review-open"));
+  }
   row.appendChild(btn(t("back_lobby"), "ghost", () => {
     if (S.match && !S.match.over) net.send({ type: "leave", match: S.match.id });
     S.match = null;
@@ -962,6 +968,42 @@ function replayScreen() {
   return root;
 }
 
+// ---------------------------------------------------------------------------------- review (复盘)
+
+async function openReview(id) {
+  const back = S.screen;
+  const mine = { loading: true, back };
+  S.review = mine;
+  S.screen = "review";
+  render();
+  try {
+    const data = await loadReview(id);
+    if (S.review !== mine) return; // closed meanwhile
+    S.review = { ...data, back };
+    render();
+  } catch (err) {
+    if (S.review !== mine) return;
+    toast(errorText(err.code, err.message));
+    closeReview();
+  }
+}
+
+function closeReview() {
+  const back = S.review?.back;
+  S.review = null;
+  if (back === "settle" && S.end) {
+    S.screen = "settle";
+    render();
+  } else toLobby();
+}
+
+function reviewScreen() {
+  const ui = { rerender: render, close: closeReview };
+  const root = S.review.loading ? renderReviewLoading(ui) : renderReview(S.review, ui);
+  if (S.review.back === "settle" && S.end) root.prepend(countdownEl());
+  return root;
+}
+
 // ------------------------------------------------------------------------------- countdown
 
 /** The settlement's countdown to the next hand: the server ends a match whose player does not confirm within
@@ -978,7 +1020,7 @@ function startCountdown() {
 }
 
 function countdownPaused() {
-  return S.screen === "replay" || Boolean(document.querySelector("details.hands[open]"));
+  return S.screen === "replay" || S.screen === "review" || Boolean(document.querySelector("details.hands[open]"));
 }
 
 function tickCountdown() {
@@ -1174,6 +1216,14 @@ document.addEventListener("keydown", (e) => {
     }
     return;
   }
+  if (S.screen === "review" && S.review) {
+    const go = { ArrowRight: "review-next", ArrowLeft: "review-prev" }[e.key];
+    if (go) {
+      e.preventDefault();
+      document.querySelector(`[data-testid=${go}]`)?.click();
+    }
+    return;
+  }
   if (S.screen === "settle" && e.key === "Enter" && !S.match?.over && document.activeElement === document.body) {
     document.querySelector("[data-testid=next-hand]")?.click();
     return;
@@ -1220,6 +1270,7 @@ function render() {
   if (S.screen === "table" && S.match) screen = renderTableScreen();
   else if (S.screen === "settle" && (S.end || S.match?.over)) screen = renderSettle();
   else if (S.screen === "replay" && S.replay) screen = replayScreen();
+  else if (S.screen === "review" && S.review) screen = reviewScreen();
   else if (S.screen === "rules" && S.rulesPage) screen = renderRules(S.rulesPage, S.rulesInfo[S.rulesPage], { back: toLobby, rooms: S.rooms });
   else screen = renderLobby();
   document.body.dataset.screen = S.screen;

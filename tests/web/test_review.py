@@ -1,0 +1,286 @@
+"""The review (复盘) in Debian's Chromium: from the settlement of a hand played by clicks, and from the
+history of a stored hand on a 390 px phone in English; the next mistake; the bars checked against the JSON of
+``erma review RECORD --json`` run on the same record with the same seed; the spoiler-free mode; the trend."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from erma.coach import review_record
+from erma.store import Store
+from tests.server.conftest import Running, run_async
+from tests.web.conftest import PHONE, Page
+from tests.web.test_client import enter_as_guest, move, play_bot, wait_my_turn
+from tests.web.test_table import fits, translated
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+RECORDS = Path(__file__).parents[1] / "data" / "records"
+
+BARS = """() => [...document.querySelectorAll('[data-testid=review-bar]')].map((b) => ({
+  action: b.dataset.action, value: Number(b.dataset.value), played: b.dataset.played === 'true',
+  best: b.dataset.best === 'true', shown: b.querySelector('[data-testid=bar-value]').textContent,
+  track: ((r) => [r.left, r.width])(b.querySelector('.track').getBoundingClientRect()),
+  fill: ((r) => [r.left, r.right])(b.querySelector('.fill').getBoundingClientRect()),
+  marks: [...b.querySelectorAll('.mark')].map((m) => m.className.replace('mark ', '')) }))"""
+
+
+def cli_review(record: dict[str, Any], seat: int, tmp: Path) -> dict[str, Any]:
+    """``erma review RECORD --seat N --json --seed review``, run as a user runs it."""
+    path = tmp / f"record-{seat}.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "erma.cli",
+            "review",
+            str(path),
+            "--seat",
+            str(seat),
+            "--json",
+            "--seed",
+            "review",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def headers(p: Page) -> dict[str, str]:
+    return {"Authorization": "Bearer " + p.page.evaluate("() => localStorage.getItem('erma.token')")}
+
+
+def open_review(p: Page, selector: str) -> None:
+    p.page.click(selector)
+    p.page.wait_for_selector("[data-testid=review]", timeout=120_000)
+    p.page.wait_for_timeout(200)
+
+
+def check_bars(p: Page, decision: dict[str, Any]) -> None:
+    """The bars of the decision shown are the coach's candidates, highest value first: their actions, values
+    (shown to one decimal), the played and best marks, and each bar from 0 to its value on one scale."""
+    bars = p.page.evaluate(BARS)
+    cands = sorted(decision["candidates"], key=lambda c: -c["value"])  # (stable: ties in the coach's order)
+    assert [b["action"] for b in bars] == [c["action"] for c in cands]
+    for b, c in zip(bars, cands, strict=True):
+        assert b["value"] == pytest.approx(c["value"])
+        assert float(b["shown"]) == pytest.approx(c["value"], abs=0.051)
+        assert (b["played"], b["best"]) == (c["played"], c["best"])
+        assert ("played" in b["marks"], "best" in b["marks"]) == (c["played"], c["best"])
+    # one scale with 0 on it: each bar runs from 0 to its value, so its length is the value's size
+    lo, hi = min(0.0, *(c["value"] for c in cands)), max(0.0, *(c["value"] for c in cands))
+    for b, c in zip(bars, cands, strict=True):
+        left, width = b["track"]
+        zero, at = ((x - lo) / (hi - lo) if hi > lo else 0.0 for x in (0.0, c["value"]))
+        want = (left + width * min(zero, at), left + width * max(zero, at))
+        assert b["fill"][0] == pytest.approx(want[0], abs=1.5), (c, b)
+        assert b["fill"][1] == pytest.approx(want[1], abs=2.5), (c, b)  # (a bar of 0 is drawn 2 px wide)
+    assert p.page.get_attribute("[data-testid=review]", "data-step") == str(decision["step"])
+
+
+def goto_next_mistake(p: Page, review: dict[str, Any]) -> int:
+    """Click 下个失误 from where the page is; the index it must land on is the coach's next flagged one."""
+    at = int(p.page.get_attribute("[data-testid=review]", "data-decision") or 0)
+    want = next(i for i, d in enumerate(review["decisions"]) if d["mistake"] and i > at)
+    p.page.click("[data-testid=review-next-mistake]")
+    p.page.wait_for_function(
+        f"() => document.querySelector('[data-testid=review]')?.dataset.decision === '{want}'"
+    )
+    return want
+
+
+def test_review_from_the_settlement_of_a_played_hand(page: Page, tmp_path: Path) -> None:
+    p = page
+    enter_as_guest(p)
+    play_bot(p, "web-plain")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        st = wait_my_turn(p)
+        if st["screen"] == "settle":
+            break
+        move(p, st)  # a careless player: the drawn tile out, the first choice offered
+        p.page.wait_for_timeout(50)
+    p.page.wait_for_selector("[data-testid=settlement]")
+    record_id = p.page.evaluate("() => window.erma.state.end.record_id")
+    open_review(p, "[data-testid=review-open]")
+    assert p.page.get_attribute("[data-testid=review]", "data-decision") == "0"
+    stored = httpx.get(f"{p.url}/api/games/{record_id}", headers=headers(p)).json()
+    seat = p.page.evaluate("() => window.erma.state.match.seat")
+    for key in ("id", "created"):
+        stored.pop(key)
+    expected = cli_review(stored, seat, tmp_path)
+    assert len(expected["decisions"]) > 0
+    assert p.page.inner_text("[data-testid=review-count]") == f"决策 1 / {len(expected['decisions'])}"
+    check_bars(p, expected["decisions"][0])
+    if any(d["mistake"] for d in expected["decisions"][1:]):
+        check_bars(p, expected["decisions"][goto_next_mistake(p, expected)])
+    else:  # nothing flagged after the first: the button says so by being disabled
+        assert p.page.locator("[data-testid=review-next-mistake]").is_disabled()
+    summary = p.page.inner_text("[data-testid=review-summary]")
+    (mine,) = [s for s in expected["summary"] if s["seat"] == seat]
+    assert str(mine["mistakes"]) in summary and f"{math.floor(mine['agreement'] * 100 + 0.5)}%" in summary
+    p.page.evaluate("() => window.scrollTo(0, 0)")
+    p.page.wait_for_timeout(200)
+    p.shot("review-desktop-zh", full_page=True)
+    translated(p, "review (zh)")
+    fits(p, "review (desktop)")
+    # the settlement's countdown stands still while reviewing; closing goes back to the settlement
+    p.page.click("[data-testid=review-close]")
+    p.page.wait_for_selector("[data-testid=settlement]")
+
+
+def store_hand_for(running: Running, account_id: int, name: str) -> tuple[int, int, dict[str, Any]]:
+    """A stored hand from tests/data/records with this account at the seat whose review has the most mistakes
+    (at least two, so that 下个失误 moves); returns (game id, seat, record)."""
+    record = {
+        **json.loads((RECORDS / name).read_text(encoding="utf-8")),
+        "room": "web-cuopai",
+    }  # as the server
+    whole = review_record(record, None, seed="review")
+    counts = [sum(d["mistake"] for d in whole["decisions"] if d["seat"] == s) for s in (0, 1)]
+    seat = max((0, 1), key=lambda s: counts[s])
+    if counts[seat] < 2:
+        pytest.skip(f"{name}: fewer than two mistakes at either seat")
+
+    async def save() -> int:
+        store = await Store.open(None, running.settings.data_dir)
+        try:
+            house = (await store.create_guest()).id
+            ids = [account_id, house] if seat == 0 else [house, account_id]
+            summary = {"room": "web-cuopai", "rules": record["rules"], "winner": None, "points": 0}
+            return await store.save_record(f"web-review-{account_id}-{name}", ids, record, summary)
+        finally:
+            await store.close()
+
+    return run_async(save()), seat, record
+
+
+def pick_record() -> str:
+    """The first stored test record one of whose seats the coach flags at least twice."""
+    for path in sorted(RECORDS.glob("*.json")):
+        if path.name == "index.json":
+            continue
+        record = json.loads(path.read_text(encoding="utf-8"))
+        whole = review_record(record, None, seed="review")
+        if any(sum(d["mistake"] for d in whole["decisions"] if d["seat"] == s) >= 2 for s in (0, 1)):
+            return path.name
+    pytest.skip("no test record with two flagged mistakes at one seat")
+
+
+def test_review_from_the_history_on_a_phone_in_english(
+    browser: Any, web_server: Running, tmp_path: Path
+) -> None:
+    p = Page(browser, web_server.url, width=PHONE[0], height=PHONE[1], touch=True, lang="en")
+    try:
+        enter_as_guest(p)
+        me = httpx.get(f"{p.url}/api/me", headers=headers(p)).json()["account"]["id"]
+        game, seat, record = store_hand_for(web_server, me, pick_record())
+        p.page.reload()
+        p.page.wait_for_selector("[data-testid=history-review]")
+        fits(p, "the lobby's history with its review buttons (phone)")
+        # the server's first answer is a 202 (still computing): the page says so and asks again
+        computing = {"id": game, "review_seat": seat, "status": "computing", "retry_after_s": 0.5}
+        answered: list[int] = []
+
+        def first_202(route: Any) -> None:
+            answered.append(1)
+            if len(answered) == 1:
+                route.fulfill(status=202, content_type="application/json", body=json.dumps(computing))
+            else:
+                route.continue_()
+
+        p.page.route("**/api/games/*/review", first_202)
+        p.page.click("[data-testid=history-review] >> nth=0")
+        p.page.wait_for_selector("[data-testid=review-loading]")
+        assert "Reviewing this hand" in p.page.inner_text("[data-testid=review-loading]")
+        p.page.wait_for_selector("[data-testid=review]", timeout=120_000)
+        assert len(answered) >= 2
+        p.page.unroute("**/api/games/*/review")
+        expected = cli_review(record, seat, tmp_path)
+        check_bars(p, expected["decisions"][0])
+        first = goto_next_mistake(p, expected)
+        check_bars(p, expected["decisions"][first])
+        text = p.page.inner_text("[data-testid=review-decision]")
+        assert "Mistake" in text and "Lost" in text
+        second = goto_next_mistake(p, expected)
+        check_bars(p, expected["decisions"][second])
+        p.page.click("[data-testid=review-prev-mistake]")
+        p.page.wait_for_function(
+            f"() => document.querySelector('[data-testid=review]').dataset.decision === '{first}'"
+        )
+        p.page.evaluate("() => window.scrollTo(0, 0)")
+        p.page.wait_for_timeout(200)
+        p.shot("review-phone-en", full_page=True)
+        translated(p, "review (en)")
+        fits(p, "review (phone)")
+
+        # spoiler-free: the question first, no bars; a guess reveals them with the guess marked
+        p.page.click("[data-testid=review-spoiler]")
+        p.page.wait_for_selector("[data-testid=review-question]")
+        assert p.page.locator("[data-testid=review-bar]").count() == 0
+        assert "Mistake" not in p.page.inner_text(
+            "[data-testid=review-decision]"
+        )  # no verdict before a guess
+        want = {c["action"] for c in expected["decisions"][first]["candidates"]}
+        shown = set(
+            p.page.eval_on_selector_all(
+                "[data-testid=review-choice]", "bs => bs.map((b) => b.dataset.action)"
+            )
+        )
+        assert shown == want
+        fits(p, "review question (phone)")
+        p.shot("review-phone-spoiler", full_page=True)
+        guess = expected["decisions"][first]["best"]
+        p.page.click(f"[data-testid=review-choice][data-action='{guess}']")
+        p.page.wait_for_selector("[data-testid=review-bar]")
+        check_bars(p, expected["decisions"][first])
+        marked = p.page.evaluate(BARS)
+        assert [b["action"] for b in marked if "guess" in b["marks"]] == [guess]
+        assert "Same as the AI" in p.page.inner_text("[data-testid=review-decision]")
+        p.page.click("[data-testid=review-next]")
+        p.page.wait_for_selector("[data-testid=review-question]")  # the next decision asks again
+
+        # the other language on the same phone: everything worded, nothing outside the screen
+        p.page.click("#lang")
+        p.page.wait_for_function("() => document.documentElement.lang === 'zh-CN'")
+        assert p.page.inner_text("[data-testid=review-question] .ask") in ("你会打哪张？", "你会怎么选？")
+        p.page.click("[data-testid=review-reveal]")
+        p.page.wait_for_selector("[data-testid=review-bar]")
+        p.page.evaluate("() => window.scrollTo(0, 0)")
+        p.page.wait_for_timeout(200)
+        p.shot("review-phone-zh", full_page=True)
+        translated(p, "review (phone, zh)")
+        fits(p, "review (phone, zh)")
+
+        # the trend lists this reviewed hand (the server's /api/me/reviews)
+        trend = httpx.get(f"{p.url}/api/me/reviews", headers=headers(p)).json()["reviews"]
+        assert trend[0]["id"] == game and trend[0]["seat"] == seat
+        assert p.page.locator(f"[data-testid=review-trend] .trend-col[data-id='{game}']").count() == 1
+        p.page.click("[data-testid=review-close]")
+        p.page.wait_for_selector("[data-testid=history-review]")
+        assert p.errors == [], f"console errors: {p.errors}"
+    finally:
+        p.page.evaluate("() => localStorage.removeItem('erma.spoiler')")
+        p.close()
+
+
+def test_every_decision_kind_and_tag_is_worded_in_both_languages() -> None:
+    from erma.coach import DecisionKind, Tag
+
+    text = (Path(__file__).parents[2] / "src" / "erma" / "web" / "i18n.js").read_text(encoding="utf-8")
+    for key in [f"kind_{k.value}" for k in DecisionKind] + [f"tag_{t.value}" for t in Tag]:
+        assert text.count(f"\n    {key}: ") == 2, f"{key} is not in both languages of i18n.js"
