@@ -37,6 +37,8 @@ TOP = 3
 """Candidates shown besides the played one."""
 PRESELECT = 2
 """Start exchange: the samples the candidates are first ranked on (the top ones then get the rest)."""
+EXCHANGE_SAMPLES = 8
+"""Start exchange: at most this many samples (each refills the hand afresh: the costliest estimate)."""
 EXCHANGE_DEPTH = 1
 """Start exchange: the estimate's depth (rates only: each sample refills the hand afresh, and a hand at
 the start is seldom one from ready, where the one-draw lookahead would weigh)."""
@@ -183,6 +185,8 @@ def review_decision(
     base = ReviewEstimator(view, waits=waits)
     danger = base.danger()
     floor = -base.cost
+    if kind is DecisionKind.EXCHANGE:
+        samples = min(samples, EXCHANGE_SAMPLES)
     drawn = hidden_samples(view, samples, f"{seed}:{step}")
     ests = []
     for counts, _ in drawn:
