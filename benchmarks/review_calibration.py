@@ -45,7 +45,24 @@ def hand_points(preset: str, seed: str, index: int, bots: list[str]) -> list[tup
     return out
 
 
-def pav(xs: list[float], ys: list[float], ws: list[float]) -> list[float]:
+def collapse(xs: list[float], ys: list[float]) -> tuple[list[float], list[float]]:
+    """A strictly increasing map: each run of bins the monotone fit pooled to one rate becomes one knot at
+    the run's mean prediction (a flat run would give many decisions the same chance, and the deciles of
+    equal chances would be cut by play order, hand by hand)."""
+    out_x: list[float] = []
+    out_y: list[float] = []
+    i = 0
+    while i < len(xs):
+        j = i
+        while j + 1 < len(xs) and ys[j + 1] == ys[i]:
+            j += 1
+        out_x.append(sum(xs[i : j + 1]) / (j + 1 - i))
+        out_y.append(ys[i])
+        i = j + 1
+    return out_x, out_y
+
+
+def pav(ys: list[float], ws: list[float]) -> list[float]:
     """Pool adjacent violators: the non-decreasing fit of ``ys`` (weights ``ws``)."""
     blocks: list[list[float]] = []  # [mean, weight, count]
     for y, w in zip(ys, ws, strict=True):
@@ -61,8 +78,9 @@ def pav(xs: list[float], ys: list[float], ws: list[float]) -> list[float]:
 
 
 def bins(points: list[tuple[float, int]], k: int) -> list[tuple[int, float, float]]:
-    """(n, mean predicted, observed rate) of ``k`` equal-count bins of the prediction."""
-    s = sorted(points)
+    """(n, mean predicted, observed rate) of ``k`` equal-count bins of the prediction (equal predictions
+    stay in the order they were played: never sorted by their outcome)."""
+    s = sorted(points, key=lambda x: x[0])
     out = []
     for i in range(k):
         part = s[len(s) * i // k : len(s) * (i + 1) // k]
@@ -104,8 +122,8 @@ def main() -> None:
                               "fit": args.fit, "deciles": table, "worst_gap": worst}))  # fmt: skip
         if args.fit:
             fine = bins(points, 20)
-            ys = pav([p for _, p, _ in fine], [o for _, _, o in fine], [n for n, _, _ in fine])
-            xs = [round(p, 4) for _, p, _ in fine]
+            xs, ys = collapse([p for _, p, _ in fine], pav([o for _, _, o in fine], [n for n, _, _ in fine]))
+            xs = [round(x, 4) for x in xs]
             print(f'    "{preset}": ({tuple(xs)}, {tuple(round(y, 4) for y in ys)}),', flush=True)
 
 
