@@ -12,8 +12,10 @@ values are chances of winning.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 
+from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.expert import Estimator, ExpertBot, Settings
@@ -21,6 +23,17 @@ from erma.bots.stakes import DEALER_WINS, DINGDI_LIKELY, OTHER_WINS
 from erma.game.actions import Action, Kind
 from erma.game.state import Phase
 from erma.hand import Meld, MeldKind
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _wz_shanten(key: int, n: int, jokers: int, concealed: bool, four_as_two: bool) -> int:
+    """温州 shanten (greedy's ``_wz_shanten``: regular shape with 财神 as jokers, or 八对 while no set is
+    declared), cached: a pure function of the shape."""
+    v = shapes.regular(key, n, jokers)
+    if concealed and n in (16, 17):
+        v = min(v, shapes.eight_pairs(key, n, jokers, four_as_two))
+    return v
+
 
 FULL = Settings(base=False)
 """The estimate with everything it weighs (scored waits, the one-draw lookahead, dealing in)."""
@@ -39,19 +52,42 @@ class ReviewEstimator(Estimator):
         danger: list[float] | None = None,
         chance: bool = False,
         seed: int | str = 0,
+        waits: dict[tuple[object, ...], tuple[float, float, float, float]] | None = None,
+        depth: int = FULL.depth,
     ) -> None:
-        settings = dataclasses.replace(FULL, value=False) if chance and view.caishen is not None else FULL
+        settings = dataclasses.replace(FULL, depth=depth)
+        if chance and view.caishen is not None:
+            settings = dataclasses.replace(settings, value=False)
         super().__init__(view, settings, seed)
         self.chance = chance
         if unseen is not None:
             self.unseen = list(unseen)
             self.total = max(1, sum(self.unseen[t] for t in self.kinds))
         self._given_danger = danger
+        self.waits = waits if self.wz else None
+        """温州: ready waits shared by the estimators of one decision (they read the view, not a sample)."""
         self.cuo: list[float] | None = None
         """搓牌: the value after each kind (:func:`cuo_table`), shared by the samples of a decision."""
         if chance:
             self.mean = self.mean_open = 1.0
             self.cost = 0.0
+
+    def shanten(self, key: int, n: int, jokers: int, melded: bool = False) -> int:
+        """Shanten as the family reads it (温州's cached here: the expert's reads the shapes afresh)."""
+        if not self.wz:
+            return super().shanten(key, n, jokers, melded)
+        return _wz_shanten(key, n, jokers, not self.view.melds and not melded, self.view.four_as_two)
+
+    def wait(self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], riichi: bool) -> tuple[float, ...]:
+        """The expert's ready wait (温州: shared between the samples of a decision)."""
+        if self.waits is None:
+            return super().wait(key, n, jokers, melds, riichi)
+        memo = (key, n, jokers, riichi, melds)
+        got = self.waits.get(memo)
+        if got is None:
+            w = super().wait(key, n, jokers, melds, riichi)
+            got = self.waits[memo] = (w[0], w[1], w[2], w[3])
+        return got
 
     def danger(self) -> list[float]:
         """The chance each kind deals in now (the view's, when given)."""
@@ -122,12 +158,18 @@ def _win_now(view: BotView, est: ReviewEstimator) -> float:
 def _best_discard(
     est: ReviewEstimator, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int
 ) -> tuple[float, int | None]:
-    """A 3k+2 hand after a claim: the best discard's value, weighed by its chance of dealing in."""
+    """A 3k+2 hand after a claim: the best discard's value, weighed by its chance of dealing in (among the
+    discards the expert's turn weighs: the lowest shanten, and one step worse when that is ready)."""
     danger = est.danger()
     view = est.view
+    shantens = {d: est.shanten(key - INC[d], n - 1, jokers, True) for d in est.kinds if (key >> (4 * d)) & 15}
+    if not shantens:
+        return float("-inf"), None
+    low = min(shantens.values())
+    limit = low + 1 if low == 0 else low
     best: tuple[float, int | None] = (float("-inf"), None)
-    for d in est.kinds:
-        if not (key >> (4 * d)) & 15:
+    for d, s in shantens.items():
+        if s > limit:
             continue
         phys = 31 if view.caishen is not None and d == view.caishen else d  # 白板 plays as the 财神's kind
         arr, _ = est.race(key - INC[d], n - 1, jokers, melds, turns)

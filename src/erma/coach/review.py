@@ -20,7 +20,8 @@ from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.greedy import _isolation
 from erma.bots.priors import mean_win_points
-from erma.coach.estimate import ReviewEstimator, cuo_table, useful_after, value
+from erma.coach.calibration import calibrated
+from erma.coach.estimate import FULL, ReviewEstimator, cuo_table, useful_after, value
 from erma.coach.kinds import DecisionKind, Tag, decision_kind
 from erma.errors import ErmaError, InvalidRecordError, ReviewError
 from erma.game.actions import Action, Kind
@@ -34,8 +35,15 @@ SAMPLES = 16
 """Samples of the hidden tiles per decision (``samples`` of :func:`review_record`)."""
 TOP = 3
 """Candidates shown besides the played one."""
-PRESELECT = 4
-"""Start exchange: the samples the candidates are first ranked on (the top ones then get all samples)."""
+PRESELECT = 2
+"""Start exchange: the samples the candidates are first ranked on (the top ones then get the rest)."""
+EXCHANGE_SAMPLES = 8
+"""Start exchange: at most this many samples (each refills the hand afresh: the costliest estimate)."""
+EXCHANGE_DEPTH = 1
+"""Start exchange: the estimate's depth (rates only: each sample refills the hand afresh, and a hand at
+the start is seldom one from ready, where the one-draw lookahead would weigh)."""
+EXCHANGE_CHANCE_SAMPLES = 2
+"""Start exchange: the samples the chances of winning are the mean over."""
 MISTAKE_SHARE = 0.05
 """A mistake costs more than this share of the room's mean win (``erma.bots.priors.mean_win_points``)."""
 TIE_SHARE = 0.005
@@ -48,15 +56,21 @@ Z95 = 1.96
 
 
 def hidden_samples(view: BotView, k: int, seed: str) -> list[tuple[list[int], list[int]]]:
-    """``k`` samples of the hidden tiles consistent with the view: (unseen copies left to draw once a
-    random opponent hand of ``opponent_hand_count`` tiles is taken out, those tiles in a random order)."""
+    """``k`` samples of the hidden tiles consistent with the view: (the unseen copies left to draw once an
+    opponent hand of ``opponent_hand_count`` tiles is taken out, those tiles in order). Systematic
+    sampling: the unseen tiles are shuffled once (by ``seed``) into a ring, and sample ``i`` gives the
+    opponent the ``opponent_hand_count`` tiles from position ``i × len / k`` on — each sample is a uniform
+    random hand, and every unseen tile is in it in the same share of the samples (the share it has in
+    expectation), which keeps the mean over few samples steady."""
     pool = [t for t in view.kinds for _ in range(view.unseen(t))]
-    held = min(view.opponent_hand_count, len(pool))
+    random.Random(seed).shuffle(pool)
+    size = len(pool)
+    held = min(view.opponent_hand_count, size)
     out = []
     for i in range(k):
-        rng = random.Random(f"{seed}:{i}")
-        rng.shuffle(pool_i := list(pool))
-        left = pool_i[held:]
+        start = (i * size) // k
+        ring = pool[start:] + pool[:start]
+        left = ring[held:]
         counts = [0] * 34
         for t in left:
             counts[t] += 1
@@ -128,19 +142,56 @@ def _tag(kind: DecisionKind, played: Scored, best: Scored) -> Tag:
     return Tag.VALUE
 
 
+def _chances(
+    view: BotView,
+    kind: DecisionKind,
+    actions: Sequence[Action],
+    danger: list[float],
+    drawn: Sequence[tuple[list[int], list[int]]],
+) -> list[float]:
+    """The chance of winning the hand after each action (the expert's race with wins worth 1; the start
+    exchange: the mean over the first samples' refills), calibrated (:mod:`erma.coach.calibration`)."""
+    if kind is DecisionKind.EXCHANGE:
+        chances = [0.0] * len(actions)
+        few = drawn[:EXCHANGE_CHANCE_SAMPLES]
+        for counts, left in few:
+            ch = ReviewEstimator(view, unseen=counts, danger=danger, chance=True, depth=EXCHANGE_DEPTH)
+            for i, c in enumerate(actions):
+                chances[i] += _finite(value(view, ch, c, left)[0], 0.0) / len(few)
+    else:
+        ch = ReviewEstimator(view, danger=danger, chance=True)
+        chances = [_finite(value(view, ch, c)[0], 0.0) for c in actions]
+    return [calibrated(view.rules.name, min(1.0, max(0.0, x))) for x in chances]
+
+
+def win_chance(view: BotView, legal: Sequence[Action], action: Action, *, seed: str, step: int) -> float:
+    """The review's chance of winning the hand after ``action`` (the ``win`` of its candidate)."""
+    kind = decision_kind(view.phase, legal)
+    drawn = (
+        hidden_samples(view, EXCHANGE_CHANCE_SAMPLES, f"{seed}:{step}")
+        if kind is DecisionKind.EXCHANGE
+        else []
+    )
+    return _chances(view, kind, [action], ReviewEstimator(view).danger(), drawn)[0]
+
+
 def review_decision(
     view: BotView, legal: Sequence[Action], played: Action, *, seed: str, samples: int, step: int
 ) -> dict[str, Any]:
     """The review of one decision (the ``decisions`` item of :func:`review_record`)."""
     kind = decision_kind(view.phase, legal)
     cands = candidates(view, legal, played)
-    base = ReviewEstimator(view)
+    waits: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
+    base = ReviewEstimator(view, waits=waits)
     danger = base.danger()
     floor = -base.cost
+    if kind is DecisionKind.EXCHANGE:
+        samples = min(samples, EXCHANGE_SAMPLES)
     drawn = hidden_samples(view, samples, f"{seed}:{step}")
     ests = []
     for counts, _ in drawn:
-        est = ReviewEstimator(view, unseen=counts, danger=danger, seed=seed)
+        depth = EXCHANGE_DEPTH if kind is DecisionKind.EXCHANGE else FULL.depth
+        est = ReviewEstimator(view, unseen=counts, danger=danger, seed=seed, waits=waits, depth=depth)
         if kind is DecisionKind.CUO:
             est.cuo = cuo_table(view, base)
         ests.append(est)
@@ -160,15 +211,7 @@ def review_decision(
         [_finite(value(view, e, c, left)[0], floor) for c in chosen]
         for e, (_, left) in zip(ests, drawn, strict=True)
     ]
-    if kind is DecisionKind.EXCHANGE:
-        chances = [0.0] * len(chosen)
-        for counts, left in drawn:
-            ch = ReviewEstimator(view, unseen=counts, danger=danger, chance=True)
-            for i, c in enumerate(chosen):
-                chances[i] += _finite(value(view, ch, c, left)[0], 0.0) / len(drawn)
-    else:
-        ch = ReviewEstimator(view, danger=danger, chance=True)
-        chances = [_finite(value(view, ch, c)[0], 0.0) for c in chosen]
+    chances = _chances(view, kind, chosen, danger, drawn)
     means = [sum(r[i] for r in rows) / len(rows) for i in range(len(chosen))]
     p = chosen.index(played)
     b = max(range(len(chosen)), key=lambda i: (means[i], i == p))

@@ -1,0 +1,131 @@
+"""Calibration of the review's chance of winning: predicted (the played action's ``win``) against observed.
+
+Self-play hands (benchmarks/review_hands.py, ``level5`` against ``level3``, swapping seats) are replayed
+and every decision with a choice is scored with :func:`erma.coach.review.win_chance` for the action played;
+the outcome is whether that seat won the hand. The decisions are cut into ten deciles of the prediction and
+each decile's mean prediction is set beside the observed rate (±5 points passes).
+
+``--fit`` reads the raw chance instead (the map of erma/coach/calibration.py left out) and prints a fitted
+map — the observed rate in 20 quantile bins of the raw chance, made monotone (pool adjacent violators) —
+to paste into ``MAPS``. Fit on one seed, report on another.
+
+Usage: nice .venv/bin/python benchmarks/review_calibration.py [--decisions 20000] [--seed cal-r]
+       [--presets cuopai789,…] [--bots level5,level3] [--fit] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from erma.coach import calibration
+from erma.coach.review import win_chance
+from erma.game import legal_actions, seat_view
+from erma.game.actions import Action, Kind
+from erma.game.record import steps
+from review_hands import PRESETS, play
+
+
+def hand_points(preset: str, seed: str, index: int, bots: list[str]) -> list[tuple[float, int]]:
+    """(predicted, won) for every decision with a choice of hand ``index``."""
+    record = play(preset, seed, index, bots)
+    result = record["result"] or {}
+    winner = result.get("winner") if result.get("reason") == "win" else None
+    out = []
+    for step, (state, who, text) in enumerate(steps(record)):
+        if who < 0 or state.actor != who:
+            continue
+        action = Action.parse(text)
+        legal = legal_actions(state, who)
+        if action.kind in (Kind.TIMEOUT, Kind.ESCAPE) or len(legal) < 2 or action not in legal:
+            continue
+        p = win_chance(seat_view(state, who), legal, action, seed=seed, step=step)
+        out.append((p, int(winner == who)))
+    return out
+
+
+def collapse(xs: list[float], ys: list[float]) -> tuple[list[float], list[float]]:
+    """A strictly increasing map: each run of bins the monotone fit pooled to one rate becomes one knot at
+    the run's mean prediction (a flat run would give many decisions the same chance, and the deciles of
+    equal chances would be cut by play order, hand by hand)."""
+    out_x: list[float] = []
+    out_y: list[float] = []
+    i = 0
+    while i < len(xs):
+        j = i
+        while j + 1 < len(xs) and ys[j + 1] == ys[i]:
+            j += 1
+        out_x.append(sum(xs[i : j + 1]) / (j + 1 - i))
+        out_y.append(ys[i])
+        i = j + 1
+    return out_x, out_y
+
+
+def pav(ys: list[float], ws: list[float]) -> list[float]:
+    """Pool adjacent violators: the non-decreasing fit of ``ys`` (weights ``ws``)."""
+    blocks: list[list[float]] = []  # [mean, weight, count]
+    for y, w in zip(ys, ws, strict=True):
+        blocks.append([y, w, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            m2, w2, c2 = blocks.pop()
+            m1, w1, c1 = blocks.pop()
+            blocks.append([(m1 * w1 + m2 * w2) / (w1 + w2), w1 + w2, c1 + c2])
+    out: list[float] = []
+    for m, _, c in blocks:
+        out += [m] * int(c)
+    return out
+
+
+def bins(points: list[tuple[float, int]], k: int) -> list[tuple[int, float, float]]:
+    """(n, mean predicted, observed rate) of ``k`` equal-count bins of the prediction (equal predictions
+    stay in the order they were played: never sorted by their outcome)."""
+    s = sorted(points, key=lambda x: x[0])
+    out = []
+    for i in range(k):
+        part = s[len(s) * i // k : len(s) * (i + 1) // k]
+        if part:
+            out.append((len(part), sum(p for p, _ in part) / len(part), sum(w for _, w in part) / len(part)))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--decisions", type=int, default=20000)
+    ap.add_argument("--seed", default="cal-r")
+    ap.add_argument("--presets", default=",".join(PRESETS))
+    ap.add_argument("--bots", default="level5,level3")
+    ap.add_argument("--fit", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    bots = args.bots.split(",")
+    for preset in args.presets.split(","):
+        if args.fit:
+            calibration.MAPS.pop(preset, None)
+        t0 = time.process_time()
+        points: list[tuple[float, int]] = []
+        hands = 0
+        while len(points) < args.decisions:
+            points += hand_points(preset, args.seed, hands, bots)
+            hands += 1
+        table = bins(points, 10)
+        worst = max(abs(p - o) for _, p, o in table)
+        how = "raw" if args.fit else "calibrated"
+        print(f"{preset}: {len(points)} decisions in {hands} hands (seed {args.seed}, {how}), "
+              f"{time.process_time() - t0:.0f} s CPU; worst decile gap {100 * worst:.1f} points")  # fmt: skip
+        print("| decile | decisions | predicted | observed | gap |")
+        print("|---:|---:|---:|---:|---:|")
+        for i, (n, p, o) in enumerate(table, 1):
+            print(f"| {i} | {n} | {100 * p:.1f} % | {100 * o:.1f} % | {100 * (o - p):+.1f} |")
+        if args.json:
+            print(json.dumps({"preset": preset, "seed": args.seed, "decisions": len(points), "hands": hands,
+                              "fit": args.fit, "deciles": table, "worst_gap": worst}))  # fmt: skip
+        if args.fit:
+            fine = bins(points, 20)
+            xs, ys = collapse([p for _, p, _ in fine], pav([o for _, _, o in fine], [n for n, _, _ in fine]))
+            xs = [round(x, 4) for x in xs]
+            print(f'    "{preset}": ({tuple(xs)}, {tuple(round(y, 4) for y in ys)}),', flush=True)
+
+
+if __name__ == "__main__":
+    main()
