@@ -92,6 +92,23 @@ _POINTS: dict[tuple[object, ...], int | None] = {}
 """Scored imagined wins, by everything the score reads (shared by every decision of the process)."""
 
 
+def claimed_hand(view: BotView, a: Action, p: int) -> tuple[int, int, Meld] | None:
+    """After claiming the discard's kind ``p`` with ``a`` (吃 chow, 碰 pung, 明杠 exposed kong): the concealed
+    hand's key and size and the new set; None for another kind of action."""
+    if a.kind is Kind.PUNG:
+        return view.key - INC[p] * 2, view.size - 2, Meld(MeldKind.PUNG, p, claimed=p)
+    if a.kind is Kind.CHOW:
+        k, n = view.key, view.size
+        for x in (a.tile, a.tile + 1, a.tile + 2):
+            if x != p:
+                k -= INC[x]
+                n -= 1
+        return k, n, Meld(MeldKind.CHOW, a.tile, claimed=p)
+    if a.kind is Kind.KONG:
+        return view.key - INC[p] * 3, view.size - 3, Meld(MeldKind.EXPOSED_KONG, p, claimed=p)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What a level considers and how far it looks (never what it sees)."""
@@ -645,23 +662,13 @@ class ExpertBot:
         after = left // 2
         danger = est.danger() if self.settings.defense else None
         for a in legal:
-            if a.kind is Kind.PUNG:
-                k, n = view.key - INC[p] * 2, view.size - 2
-                meld = Meld(MeldKind.PUNG, p, claimed=p)
-            elif a.kind is Kind.CHOW:
-                k, n = view.key, view.size
-                for x in (a.tile, a.tile + 1, a.tile + 2):
-                    if x != p:
-                        k -= INC[x]
-                        n -= 1
-                meld = Meld(MeldKind.CHOW, a.tile, claimed=p)
-            elif a.kind is Kind.KONG:
-                k, n = view.key - INC[p] * 3, view.size - 3
-                meld = Meld(MeldKind.EXPOSED_KONG, p, claimed=p)
+            claimed = claimed_hand(view, a, p)
+            if claimed is None:
+                continue
+            k, n, meld = claimed
+            if a.kind is Kind.KONG:
                 _, bk = est.race(k, n, view.jokers, (*view.melds, meld), after + 1)
                 scored.append((bk[after + 1], a))
-                continue
-            else:
                 continue
             melds = (*view.melds, meld)
             best = float("-inf")

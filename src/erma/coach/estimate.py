@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
-from erma.bots.expert import Estimator, ExpertBot, Settings
+from erma.bots.expert import Estimator, ExpertBot, Settings, claimed_hand
 from erma.bots.stakes import DEALER_WINS, DINGDI_LIKELY, OTHER_WINS
 from erma.game.actions import Action, Kind
 from erma.game.state import Phase
-from erma.hand import Meld, MeldKind
+from erma.hand import Meld
 
 
 @functools.lru_cache(maxsize=1 << 18)
@@ -187,19 +187,12 @@ def _claim(view: BotView, est: ReviewEstimator, a: Action) -> tuple[float, int |
         return float("-inf"), None
     p = view.play(t)
     after = view.draws_left // 2
-    if a.kind is Kind.PUNG:
-        k, n, meld = view.key - INC[p] * 2, view.size - 2, Meld(MeldKind.PUNG, p, claimed=p)
-    elif a.kind is Kind.CHOW:
-        k, n = view.key, view.size
-        for x in (a.tile, a.tile + 1, a.tile + 2):
-            if x != p:
-                k -= INC[x]
-                n -= 1
-        meld = Meld(MeldKind.CHOW, a.tile, claimed=p)
-    else:
-        k, n = view.key - INC[p] * 3, view.size - 3
-        melds = (*view.melds, Meld(MeldKind.EXPOSED_KONG, p, claimed=p))
-        _, b = est.race(k, n, view.jokers, melds, after + 1)
+    claimed = claimed_hand(view, a, p)
+    if claimed is None:
+        return float("-inf"), None
+    k, n, meld = claimed
+    if a.kind is Kind.KONG:
+        _, b = est.race(k, n, view.jokers, (*view.melds, meld), after + 1)
         return b[after + 1], None
     return _best_discard(est, k, n, view.jokers, (*view.melds, meld), after)
 

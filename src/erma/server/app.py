@@ -179,19 +179,16 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
     async def game_replay(request: Request) -> Response:
         """The hand re-played by the engine, one seat view per step (docs/protocol.md)."""
         from erma.errors import InvalidRecordError
-        from erma.server.review import replay_steps
+        from erma.server.review import replay_steps, requested_seat
 
         found = await own_game(request)
         if isinstance(found, Response):
             return found
         account, stored = found
         seat_text = request.query_params.get("seat")
-        if seat_text is None:
-            seat = stored["account_ids"].index(account.id)
-        elif seat_text in ("0", "1"):
-            seat = int(seat_text)
-        else:
-            return _error(400, "invalid_input", f"seat {seat_text!r} is not 0 or 1")
+        seat = requested_seat(seat_text, stored["account_ids"].index(account.id))
+        if seat is None:
+            return _error(400, "invalid_input", f"seat {(seat_text or '')[:40]!r} is not 0 or 1")
         record = stored["record"]
         try:
             steps = replay_steps(record, seat)

@@ -31,6 +31,7 @@ from starlette.routing import Route
 
 from erma.errors import ErmaError
 from erma.server.accounts_api import token_of
+from erma.server.review import requested_seat
 
 log = logging.getLogger("erma.coach")
 
@@ -193,12 +194,9 @@ def review_routes(
             return found
         account, stored = found
         seat_text = request.query_params.get("seat")
-        if seat_text is None:
-            seat = stored["account_ids"].index(account.id)
-        elif seat_text in ("0", "1"):
-            seat = int(seat_text)
-        else:
-            return _error(400, "invalid_input", f"seat {seat_text[:40]!r} is not 0 or 1")
+        seat = requested_seat(seat_text, stored["account_ids"].index(account.id))
+        if seat is None:
+            return _error(400, "invalid_input", f"seat {(seat_text or '')[:40]!r} is not 0 or 1")
         st = state["store"]
         kept = await st.get_review(stored["id"], seat)
         if kept is not None:

@@ -21,6 +21,14 @@ from erma.scoring.table import load_table
 from erma.tiles import parse_tile, tile_to_mpsz, to_mpsz
 
 
+def requested_seat(text: str | None, own: int) -> int | None:
+    """The seat a replay or review asks for (``?seat=0`` or ``1``; the caller's ``own`` seat without it);
+    None when the text is neither."""
+    if text is None:
+        return own
+    return int(text) if text in ("0", "1") else None
+
+
 def replay_steps(record: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     """Step 0 is the deal; step k the table after the record's k-th action. Each step: ``action``
     ([seat, text] or None), ``events`` (what it produced, as ``seat`` saw it), ``view``
