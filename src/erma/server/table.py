@@ -418,8 +418,10 @@ class Table:
                 self.hub.table_lost(self)
             else:
                 self.over = True
-                with contextlib.suppress(Exception):  # (the store away: the block stays unrated)
+                try:
                     await self._close_rated()
+                except Exception as exc:  # the store away: the block stays unrated, the table still ends
+                    log.warning("match %s: its last rated match could not be closed: %r", self.id, exc)
                 for seat in range(2):  # the table stops: nothing waits for a pause any more
                     self._release(seat, everything=True)
                 end = {"type": "match_end", "scores": self.match.scores, "hands": self.match.hand_no}
