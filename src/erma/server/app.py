@@ -169,6 +169,21 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
             return _error(404, "not_found", f"no game {record_id} of yours")
         return account, stored
 
+    async def own_game_at_seat(request: Request) -> tuple[Any, dict[str, Any], int] | Response:
+        """(account, stored record, seat) for a replay or review of the caller's own game: the seat of
+        ``?seat=`` (the caller's own without it); else the error reply."""
+        from erma.server.review import requested_seat
+
+        found = await own_game(request)
+        if isinstance(found, Response):
+            return found
+        account, stored = found
+        seat_text = request.query_params.get("seat")
+        seat = requested_seat(seat_text, stored["account_ids"].index(account.id))
+        if seat is None:
+            return _error(400, "invalid_input", f"seat {(seat_text or '')[:40]!r} is not 0 or 1")
+        return account, stored, seat
+
     async def game(request: Request) -> Response:
         found = await own_game(request)
         if isinstance(found, Response):
@@ -179,16 +194,12 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
     async def game_replay(request: Request) -> Response:
         """The hand re-played by the engine, one seat view per step (docs/protocol.md)."""
         from erma.errors import InvalidRecordError
-        from erma.server.review import replay_steps, requested_seat
+        from erma.server.review import replay_steps
 
-        found = await own_game(request)
+        found = await own_game_at_seat(request)
         if isinstance(found, Response):
             return found
-        account, stored = found
-        seat_text = request.query_params.get("seat")
-        seat = requested_seat(seat_text, stored["account_ids"].index(account.id))
-        if seat is None:
-            return _error(400, "invalid_input", f"seat {(seat_text or '')[:40]!r} is not 0 or 1")
+        _, stored, seat = found
         record = stored["record"]
         try:
             steps = replay_steps(record, seat)
@@ -230,7 +241,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         Route("/api/games", games),
         Route("/api/games/{id}", game),
         Route("/api/games/{id}/replay", game_replay),
-        *review_routes(state, own_game, reviewer, settings.review_wait_s),
+        *review_routes(state, own_game_at_seat, reviewer, settings.review_wait_s),
         Route("/api/rules/{name}", rules_info),
         WebSocketRoute("/ws", ws_endpoint),
     ]

@@ -31,7 +31,6 @@ from starlette.routing import Route
 
 from erma.errors import ErmaError
 from erma.server.accounts_api import token_of
-from erma.server.review import requested_seat
 
 log = logging.getLogger("erma.coach")
 
@@ -182,21 +181,18 @@ def _answer(record_id: int, seat: int, kept: dict[str, Any]) -> JSONResponse:
 
 def review_routes(
     state: dict[str, Any],
-    own_game: Callable[[Request], Awaitable[tuple[Any, dict[str, Any]] | Response]],
+    own_game_at_seat: Callable[[Request], Awaitable[tuple[Any, dict[str, Any], int] | Response]],
     reviewer: Reviewer,
     wait_s: float,
 ) -> list[Route]:
-    """The routes; ``own_game`` is the app's lookup of the caller's own stored game (or the error answer)."""
+    """The routes; ``own_game_at_seat`` is the app's lookup of the caller's own stored game and the seat
+    asked for (or the error answer)."""
 
     async def game_review(request: Request) -> Response:
-        found = await own_game(request)
+        found = await own_game_at_seat(request)
         if isinstance(found, Response):
             return found
-        account, stored = found
-        seat_text = request.query_params.get("seat")
-        seat = requested_seat(seat_text, stored["account_ids"].index(account.id))
-        if seat is None:
-            return _error(400, "invalid_input", f"seat {(seat_text or '')[:40]!r} is not 0 or 1")
+        account, stored, seat = found
         st = state["store"]
         kept = await st.get_review(stored["id"], seat)
         if kept is not None:
