@@ -25,6 +25,7 @@ from tests.web.test_table import fits, translated
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 RECORDS = Path(__file__).parents[1] / "data" / "records"
+REVIEWS = Path(__file__).parents[1] / "data" / "reviews"  # hands kept for their mistakes (level1 v level5)
 
 BARS = """() => [...document.querySelectorAll('[data-testid=review-bar]')].map((b) => ({
   action: b.dataset.action, value: Number(b.dataset.value), played: b.dataset.played === 'true',
@@ -143,12 +144,14 @@ def test_review_from_the_settlement_of_a_played_hand(page: Page, tmp_path: Path)
     p.page.wait_for_selector("[data-testid=settlement]")
 
 
-def store_hand_for(running: Running, account_id: int, name: str) -> tuple[int, int, dict[str, Any]]:
+def store_hand_for(
+    running: Running, account_id: int, name: str, folder: Path = RECORDS, room: str = "web-cuopai"
+) -> tuple[int, int, dict[str, Any]]:
     """A stored hand from tests/data/records with this account at the seat whose review has the most mistakes
     (at least two, so that 下个失误 moves); returns (game id, seat, record)."""
     record = {
-        **json.loads((RECORDS / name).read_text(encoding="utf-8")),
-        "room": "web-cuopai",
+        **json.loads((folder / name).read_text(encoding="utf-8")),
+        "room": room,
     }  # as the server
     whole = review_record(record, None, seed="review")
     counts = [sum(d["mistake"] for d in whole["decisions"] if d["seat"] == s) for s in (0, 1)]
@@ -161,7 +164,7 @@ def store_hand_for(running: Running, account_id: int, name: str) -> tuple[int, i
         try:
             house = (await store.create_guest()).id
             ids = [account_id, house] if seat == 0 else [house, account_id]
-            summary = {"room": "web-cuopai", "rules": record["rules"], "winner": None, "points": 0}
+            summary = {"room": room, "rules": record["rules"], "winner": None, "points": 0}
             return await store.save_record(f"web-review-{account_id}-{name}", ids, record, summary)
         finally:
             await store.close()
@@ -243,6 +246,10 @@ def test_review_from_the_history_on_a_phone_in_english(
         )
         assert shown == want
         fits(p, "review question (phone)")
+        p.page.evaluate(
+            "() => window.scrollTo(0, 0)"
+        )  # (a full-page shot draws the sticky bar where the view is)
+        p.page.wait_for_timeout(200)
         p.shot("review-phone-spoiler", full_page=True)
         guess = expected["decisions"][first]["best"]
         p.page.click(f"[data-testid=review-choice][data-action='{guess}']")
@@ -284,3 +291,47 @@ def test_every_decision_kind_and_tag_is_worded_in_both_languages() -> None:
     text = (Path(__file__).parents[2] / "src" / "erma" / "web" / "i18n.js").read_text(encoding="utf-8")
     for key in [f"kind_{k.value}" for k in DecisionKind] + [f"tag_{t.value}" for t in Tag]:
         assert text.count(f"\n    {key}: ") == 2, f"{key} is not in both languages of i18n.js"
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"),
+    [((1366, 768), "en"), ((844, 390), "zh")],
+    ids=["desktop-en", "phone-landscape-zh"],
+)
+def test_review_of_a_wenzhou_hand(
+    browser: Any, web_server: Running, tmp_path: Path, size: tuple[int, int], lang: str
+) -> None:
+    """A 温州 hand (its 买底 / 顶底 choice, claims, the wins) on a desktop in English and on a 390 px phone
+    held sideways in Chinese: the bars of the first decision and of two mistakes against the CLI's JSON,
+    every word translated, nothing outside the screen."""
+    touch = size[1] < 500
+    p = Page(browser, web_server.url, width=size[0], height=size[1], touch=touch, lang=lang)
+    try:
+        enter_as_guest(p)
+        me = httpx.get(f"{p.url}/api/me", headers=headers(p)).json()["account"]["id"]
+        _, seat, record = store_hand_for(web_server, me, "wenzhou2p-level1.json", REVIEWS, "web-wenzhou")
+        p.page.reload()
+        p.page.wait_for_selector("[data-testid=history-review]")
+        p.page.click("[data-testid=history-review] >> nth=0")
+        p.page.wait_for_selector("[data-testid=review]", timeout=120_000)
+        expected = cli_review(record, seat, tmp_path)
+        assert expected["decisions"][0]["kind"] == "stake"  # 买底 / 顶底 comes first in 温州
+        check_bars(p, expected["decisions"][0])
+        first = goto_next_mistake(p, expected)
+        check_bars(p, expected["decisions"][first])
+        mistake = "Mistake" if lang == "en" else "失误"
+        assert mistake in p.page.inner_text("[data-testid=review-decision]")
+        second = goto_next_mistake(p, expected)
+        check_bars(p, expected["decisions"][second])
+        p.page.evaluate("() => window.scrollTo(0, 0)")
+        p.page.wait_for_timeout(200)
+        p.shot(f"review-wenzhou-{size[0]}-{lang}", full_page=True)
+        # worded for one hand, and the seat of a record without names is "You", not "You (you)"
+        trend = p.page.inner_text("[data-testid=review-trend]")
+        assert ("Your last reviewed hand" if lang == "en" else "最近 1 局的复盘") in trend
+        assert ("You (you)" if lang == "en" else "你（你）") not in p.page.inner_text("body")
+        translated(p, f"review of a 温州 hand ({lang})")
+        fits(p, f"review of a 温州 hand ({size[0]}x{size[1]})")
+        assert p.errors == [], f"console errors: {p.errors}"
+    finally:
+        p.close()

@@ -1099,7 +1099,7 @@ function matchOverEl() {
 function nameOf(i) {
   const me = S.match?.seat ?? 0;
   const p = (S.view?.players || S.match?.players || [])[i];
-  if (i === me) return (p?.name || t("you")) + t("seat_you");
+  if (i === me) return p?.name ? p.name + t("seat_you") : t("you"); // (a record without names: "You", not "You (you)")
   return p?.name ? playerName(p.name, p.bot) : t("opponent");
 }
 

@@ -133,7 +133,7 @@ export function renderReplay(R, ui) {
   root.appendChild(head);
 
   // the players as the record names them (a bot's name in the current language)
-  const names = [0, 1].map((s) => ({ name: d.players?.[s] ? playerName(d.players[s]) : s === me ? t("you") : t("opponent") }));
+  const names = [0, 1].map((s) => ({ name: d.players?.[s] ? playerName(d.players[s]) : s === me ? "" : t("opponent") })); // (the table words an unnamed own seat)
   const marks = riverMarks(steps, R.step);
   const wrap = el("div", "replay-table");
   renderTable(wrap, {

@@ -250,7 +250,7 @@ function trendEl(trend, id) {
   const box = el("div", "card review-trend");
   box.dataset.testid = "review-trend";
   const hands = [...(trend || [])].reverse();
-  box.appendChild(el("h3", "", t("review_trend", { n: hands.length })));
+  box.appendChild(el("h3", "", hands.length === 1 ? t("review_trend_one") : t("review_trend", { n: hands.length })));
   if (!hands.length) {
     box.appendChild(el("p", "muted", t("review_trend_empty")));
     return box;
@@ -306,7 +306,7 @@ export function renderReview(R, ui) {
   }
   // the table as the seat saw it when deciding: the record replayed `step` actions
   const step = d0.steps[Math.min(d.step, d0.steps.length - 1)];
-  const names = [0, 1].map((s) => ({ name: d0.players?.[s] ? playerName(d0.players[s]) : s === me ? t("you") : t("opponent") }));
+  const names = [0, 1].map((s) => ({ name: d0.players?.[s] ? playerName(d0.players[s]) : s === me ? "" : t("opponent") })); // (the table words an unnamed own seat)
   const wrap = el("div", "replay-table");
   renderTable(wrap, {
     view: { ...step.view, players: names, hints: {} },

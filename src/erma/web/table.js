@@ -70,7 +70,7 @@ function riverEl(tiles, fresh, last, who, riichiAt = null) {
 function seatBadges(view, seat, players, isMe) {
   const box = el("div", "who");
   const p = (players || [])[seat] || {};
-  const name = el("span", "name", isMe ? `${p.name || t("you")}${t("seat_you")}` : p.name ? playerName(p.name, p.bot) : t("opponent"));
+  const name = el("span", "name", isMe ? (p.name ? `${p.name}${t("seat_you")}` : t("you")) : p.name ? playerName(p.name, p.bot) : t("opponent"));
   box.appendChild(el("span", "wind", windName(view.seat_winds?.[seat] ?? 0)));
   if (view.dealer === seat) box.appendChild(el("span", "badge dealer", t("dealer")));
   box.appendChild(name);
