@@ -17,7 +17,8 @@ from erma.bots.registry import bot_level
 from erma.server import protocol as P
 from erma.server.backend import Backend, LocalBackend, match_log
 from erma.server.config import Room, Settings
-from erma.server.table import SeatInfo, Table, disconnected, reconnected
+from erma.server.seats import SeatInfo, disconnected, reconnected
+from erma.server.table import Table
 from erma.server.thinker import Thinker
 
 log = logging.getLogger("erma.hub")

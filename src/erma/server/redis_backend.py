@@ -41,7 +41,8 @@ from erma.server import protocol as P
 from erma.server.backend import Backend, Fenced, Seating, match_log
 from erma.server.config import Settings
 from erma.server.pairing import DEFAULT_RATING
-from erma.server.table import Table, disconnected, reconnected
+from erma.server.seats import disconnected, reconnected
+from erma.server.table import Table
 
 if TYPE_CHECKING:
     from erma.server.hub import Connection, Hub

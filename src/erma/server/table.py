@@ -3,6 +3,8 @@
 The engine decides legality; the table adds what only a server has: timers, auto-play (托管), bots thinking
 off the event loop, per-seat message streams with versions, acknowledgements and idempotent retries,
 reconnection, the uniform pause after a person's discard, settlement in the bean ledger and stored records.
+Its seats and mailbox are in :mod:`erma.server.seats`, a hand's settlement in :mod:`erma.server.settlement`,
+a takeover's rebuild in :mod:`erma.server.restore`.
 """
 
 from __future__ import annotations
@@ -10,16 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import secrets
 import time
-from collections import deque
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from erma.bots import make_bot
-from erma.bots.base import Bot
 from erma.bots.registry import bot_level
 from erma.errors import ErmaError, IllegalActionError
 from erma.game import Phase, apply, legal_actions
@@ -27,15 +25,16 @@ from erma.game.actions import Action, Kind
 from erma.game.hints import hints_for
 from erma.game.legal import stand_in_actions
 from erma.game.match import Match, hand_seed
-from erma.game.record import to_record
-from erma.game.result import EndReason, HandResult
+from erma.game.result import EndReason
 from erma.game.seatview import seat_view
 from erma.game.state import GameState
 from erma.game.view import view_for
 from erma.server import protocol as P
 from erma.server.backend import Fenced, match_log
 from erma.server.config import Room
-from erma.server.rated import block_of, rated_hand
+from erma.server.rated import block_of
+from erma.server.seats import Disconnected, Inbox, Reconnected, SeatConn, SeatInfo, deal_digest, logged
+from erma.server.settlement import settle
 
 if TYPE_CHECKING:
     from erma.server.hub import Hub
@@ -45,123 +44,6 @@ log = logging.getLogger("erma.table")
 _HIDDEN_PHASES = frozenset({Phase.CLAIM, Phase.ROB, Phase.CUO, Phase.TRIPLET})
 """Decisions a seat may have without the opponent knowing: a claim of the opponent's discard, a rob of its
 added kong, a 搓牌 offer, a triplet offer."""
-
-
-def deal_digest(salt: str, seed: str) -> str:
-    """The commitment to a hand's seed sent with the deal: sha256 of ``salt:seed``."""
-    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
-
-
-class SeatConn(Protocol):
-    """Where a seat's messages go: a socket here (hub.Connection) or one on another process."""
-
-    cid: str
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Send (queue) a message to the player."""
-
-
-@dataclass
-class SeatInfo:
-    """A seat at a table: a person (with a connection, maybe away) or a bot."""
-
-    account_id: int
-    name: str
-    bot: Bot | None = None
-    conn: SeatConn | None = None
-    autoplay: bool = False
-    timeouts: int = 0
-    last_seq: int = -1
-    acked: dict[int, dict[str, Any]] = field(default_factory=dict)
-    log: list[dict[str, Any] | str] = field(default_factory=list)
-    held: deque[dict[str, Any] | float] = field(default_factory=deque)
-    """Messages posted but not yet sent, in order; a number among them is a pause of that many seconds (after
-    one's own discard) that starts when the messages before it have gone out."""
-    hold_until: float = 0.0
-    """The current pause ends then (nothing more goes out to this seat before)."""
-    sent_v: int = -1
-    """The version of the last stream message let out (sent, or due to a seat away)."""
-    sent_events: int = 0
-    """How many of the hand's engine events (the seat's and hidden ones) its stream has passed."""
-    event_no: int = 0
-    """How many events of the current hand this seat was sent: its own event numbering (``event.v``)."""
-    needs_view: bool = False
-    """An action of this seat was accepted: a view follows even if it caused no event."""
-    away_v: int | None = None
-    """The stream's length when the seat's socket closed (the endings it missed are sent on its return)."""
-    confirmed: bool = False
-    away_since: float | None = None
-    """When the seat's socket closed (None while connected or after it came back)."""
-    left: bool = False
-    entropy: str | None = None
-    """The seat's contribution to the next hand's seed (from ``next``, or ``hello`` as a fallback)."""
-
-    compacted: int = 0
-    """``log[:compacted]`` (the hands before the current one) is JSON text, see :meth:`compact_log`."""
-
-    @property
-    def is_bot(self) -> bool:
-        return self.bot is not None
-
-    def compact_log(self) -> None:
-        """Keep the messages logged so far as JSON text: one string instead of a score of dicts and lists per
-        view, none of which the garbage collector then walks. (A table keeps every message of the match for
-        reconnections; only the current hand is read as objects.)"""
-        for i in range(self.compacted, len(self.log)):
-            m = self.log[i]
-            if not isinstance(m, str):
-                self.log[i] = json.dumps(m, ensure_ascii=False, separators=(",", ":"))
-        self.compacted = len(self.log)
-
-
-class Inbox:
-    """A table's mailbox of ``(seat, message)``: ``put`` never waits; ``get`` waits at most ``timeout``
-    seconds and gives None if nothing came. (``asyncio.wait_for(queue.get(), t)`` makes a task per wait and
-    raises on every timeout: a table waits several times per action.)"""
-
-    def __init__(self) -> None:
-        self._items: deque[tuple[int, Any]] = deque()
-        self._arrivals: deque[float] = deque()
-        self._waiter: asyncio.Future[None] | None = None
-        self.arrived = 0.0
-        """When the message :meth:`get` gave last was put (``time.monotonic()``)."""
-
-    async def put(self, item: tuple[int, Any]) -> None:
-        """Add a message (never waits; a coroutine for the callers that await it)."""
-        self.put_nowait(item)
-
-    def put_nowait(self, item: tuple[int, Any]) -> None:
-        """Add a message and wake the table."""
-        self._items.append(item)
-        self._arrivals.append(time.monotonic())
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
-
-    def empty(self) -> bool:
-        """Whether no message waits."""
-        return not self._items
-
-    async def get(self, timeout: float | None) -> tuple[int, Any] | None:
-        """The next message, waiting up to ``timeout`` seconds (None: as long as it takes) for one."""
-        if not self._items:
-            loop = asyncio.get_running_loop()
-            waiter = self._waiter = loop.create_future()
-            timer = loop.call_later(timeout, _wake, waiter) if timeout is not None else None
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-                if timer is not None:
-                    timer.cancel()
-        if not self._items:
-            return None
-        self.arrived = self._arrivals.popleft()
-        return self._items.popleft()
-
-
-def _wake(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
 
 
 class Table:
@@ -392,7 +274,7 @@ class Table:
                 await self._finish_hand()
             elif resume == "settle":
                 assert self.pending_end is not None
-                await self._settle(self.pending_end)
+                await settle(self, self.pending_end)
             if resume is not None and not self.over:
                 await self._between_hands()
             elif resume is None and self.state is None:
@@ -754,7 +636,7 @@ class Table:
                 self.review_held += now - self.review_since
                 self.review_since = None
             return False
-        if isinstance(msg, _Disconnected):
+        if isinstance(msg, Disconnected):
             if msg.cid is not None and (s.conn is None or getattr(s.conn, "cid", None) != msg.cid):
                 return False  # an older socket of this seat, already replaced
             s.conn = None
@@ -762,7 +644,7 @@ class Table:
             s.autoplay = True  # a disconnect is not an escape: auto-play, after a short reconnect grace
             s.away_since = time.monotonic()
             return False
-        if isinstance(msg, _Reconnected):
+        if isinstance(msg, Reconnected):
             s.conn = msg.conn
             s.away_v = None
             if s.away_since is not None:  # back: the auto-play the disconnect started ends
@@ -789,144 +671,7 @@ class Table:
         end = {"t": "end", "gone": gone}
         self._log(end)
         await self.hub.backend.barrier(self)
-        await self._settle(end)
-
-    def _forfeit(self, result: HandResult, gone: list[int]) -> tuple[int, int] | None:
-        """(seat, points) of an escape or of a seat gone at the hand's end (forfeit: the family's escape
-        penalty), or None."""
-        if result.reason is EndReason.ESCAPE:
-            assert result.escaper is not None
-            return result.escaper, result.points
-        if not gone:
-            return None
-        state = self.state
-        assert state is not None
-        points = state.family.escape_points(
-            state.rules,
-            dealer=state.dealer,
-            escaper=gone[0],
-            streak=state.streak,
-            stakes=(state.stakes[0], state.stakes[1]),
-        )
-        return gone[0], points
-
-    def _beans(self, result: HandResult, gone: list[int], balances: list[int], rate: int) -> list[int]:
-        """Each seat's bean change in this hand: what the ledger moved, a payer paying at most what it staked
-        (from the holdings; a bot account's balance also moves with its other tables, so no balance
-        difference is used when the holdings are known)."""
-        held = self.held
-        if held is None:  # taken over without the holdings: the balances tell it for one-table accounts
-            return [after - before for after, before in zip(balances, self.balances_before, strict=True)]
-        ids = [s.account_id for s in self.seats]
-        out = [0, 0]
-        forfeit = self._forfeit(result, gone)
-        if forfeit is not None:
-            payer, points = forfeit
-            paid = min(points * rate, held.get(ids[payer], 0))
-        elif result.reason is EndReason.WIN:
-            assert result.loser is not None and result.winner is not None
-            payer = result.loser
-            paid = min(result.deltas[result.winner] * rate, held.get(ids[payer], 0))
-        else:
-            return out
-        out[payer], out[1 - payer] = -paid, paid
-        return out
-
-    async def _settle(self, end: dict[str, Any]) -> None:
-        """The ledger's terminal transaction of the hand, its record, and the hand_end messages."""
-        state = self.state
-        assert state is not None and state.result is not None
-        result = state.result
-        rate = self.room.bean_rate
-        ids = [s.account_id for s in self.seats]
-        gone: list[int] = end["gone"]
-        store = self.hub.store
-        hand_no, size = self.match.hand_no, self.room.rated_hands
-        block, index = block_of(self.id, hand_no, size)
-        rules = self.room.rules
-        last = index == size or bool(rules.match_hands and hand_no >= rules.match_hands)
-        # stored in the same transaction; the block's last hand (or an escape) rates its match there too
-        rated = rated_hand(rules.family, ids, result, gone, block=block, index=index, closes=last)
-        forfeit = self._forfeit(result, gone)
-        if forfeit is not None:
-            escaper, points = forfeit
-            done = await store.forfeit(self.unit, ids[escaper], points * rate, rated=rated)
-            self.over = True
-            op = "forfeit"
-        elif result.reason is EndReason.WIN:
-            done = await store.settle(
-                self.unit, {ids[i]: result.deltas[i] * rate for i in (0, 1)}, rated=rated
-            )
-            op = "settle"
-        else:
-            done = await store.refund(self.unit, rated=rated)
-            op = "refund"
-        if done:
-            self.hub.metrics["ledger_transactions"] += 1
-        match_log("hand_end", self.id, unit=self.unit, op=op, written=done, reason=result.reason.value)
-        balances = await store.balances(ids)
-        self.balances_after = balances
-        record = to_record(state, hand_no=self.match.hand_no)
-        record.update(
-            {
-                "match": self.id,
-                "room": self.room.id,
-                "players": [s.name for s in self.seats],
-                "digest": self.digest,
-                "salt": self.salt,
-                "bean_rate": rate,
-                **self._deal_proof(),
-            }
-        )
-        summary = {
-            "room": self.room.id,
-            "rules": self.room.rules.name,
-            "players": [s.name for s in self.seats],
-            "reason": "forfeit" if gone else result.reason.value,
-            "forfeited_by": self.seats[gone[0]].name if gone else None,
-            "winner": result.winner,
-            "points": result.points,
-        }
-        record_id = await store.save_record(self.unit, ids, record, summary)
-        self.match.finish_hand()
-        if gone:
-            self.match.over = True
-        self.over = self.over or self.match.over
-        for seat, s in enumerate(self.seats):
-            if s.is_bot:
-                continue
-            s.needs_view = False
-            self.post(
-                seat,
-                {
-                    "type": "hand_end",
-                    "result": result.to_json(),
-                    "seed": state.seed,
-                    "salt": self.salt,
-                    "digest": self.digest,
-                    "record_id": record_id,
-                    "balances": balances,
-                    "beans": self._beans(result, gone, balances, rate),
-                    "bean_rate": rate,
-                    "scores": self.match.scores,
-                    **self._deal_proof(),
-                    "next_commitment": None if self.over else self.commitment(self.match.hand_no + 1),
-                },
-            )
-        for seat in range(2):  # (the pause after one's last discard holds the hand_end too)
-            self._release(seat)
-        self.unit = ""
-
-    def _deal_proof(self) -> dict[str, Any]:
-        """What shows that the hand's seed combined the server's committed part with both contributions."""
-        if self.contributions is None:
-            return {}
-        n = self.match.hand_no
-        return {
-            "server_seed": self.server_part(n),
-            "commitment": self.commitment(n),
-            "contributions": list(self.contributions),
-        }
+        await settle(self, end)
 
     @classmethod
     def restore(
@@ -938,74 +683,11 @@ class Table:
         entries: list[dict[str, Any]],
         seat_logs: list[list[dict[str, Any]]],
     ) -> Table:
-        """Rebuild a table from its essentials, its log and its seats' streams (a takeover): replay every
-        hand's actions with the engine (deterministic), and carry on from where the log ends."""
-        seats = []
-        for x in meta["seats"]:
-            bot = make_bot(x.get("level") or "greedy", match_id) if x["bot"] else None
-            seats.append(SeatInfo(account_id=x["account"], name=x["name"], bot=bot))
-        table = cls(hub, match_id, room, seats, secret=meta["secret"])
-        for seat, s in enumerate(seats):
-            s.log = list(seat_logs[seat])
-        state: GameState | None = None
-        pending: dict[str, Any] | None = None  # a logged decision maybe not yet settled
-        ended = False
+        """Rebuild a table from its essentials, its log and its seats' streams (a takeover; see
+        erma.server.restore)."""
+        from erma.server.restore import restore_table
 
-        def settled() -> None:
-            nonlocal pending
-            if pending is not None:
-                table.match.finish_hand()
-                if pending["gone"]:
-                    table.match.over = True
-                pending = None
-
-        for e in entries:
-            kind = e["t"]
-            if kind == "hand":
-                settled()
-                state = table.match.next_hand(e.get("c"))
-                table.contributions = e.get("c")
-                table.salt = e["salt"]
-                table.digest = deal_digest(table.salt, state.seed)
-                table.unit = f"{match_id}:{table.match.hand_no}"
-                table.balances_before = list(e["bb"])
-                for s in seats:
-                    s.confirmed = False
-                ended = False
-            elif kind == "act":
-                assert state is not None
-                apply(state, e["s"], Action.parse(e["a"]))
-                if e.get("q") is not None:
-                    seats[e["s"]].last_seq = max(seats[e["s"]].last_seq, e["q"])
-            elif kind == "end":
-                pending, ended = e, True
-            elif kind == "next":
-                settled()
-                seats[e["s"]].confirmed = True
-                seats[e["s"]].entropy = e.get("e")
-            elif kind == "leave":
-                settled()
-                seats[e["s"]].left = True
-        if pending is not None and _hand_end_posted(seats):
-            settled()
-        table.entries = list(entries)
-        if state is not None:
-            state.legal_memo = {}
-        table.state = state
-        if state is None:
-            table.resume = None
-        elif pending is not None:
-            table.resume, table.pending_end = "settle", pending
-        elif not ended:
-            table.resume = "mid"  # (a hand whose last action ended it goes on to its settlement decision)
-        else:
-            table.resume = "between"
-            table.over = table.match.over or any(s.left for s in seats)
-            table.unit = ""
-        for seat, s in enumerate(seats):
-            s.event_no = _events_sent(s.log)
-            s.sent_events = _global_index(state, seat, s.event_no) if state is not None else 0
-        return table
+        return restore_table(hub, match_id, room, meta, entries, seat_logs)
 
     async def _between_hands(self) -> None:
         """Both seats confirm the next hand (bots at once); a person who does not leaves without penalty."""
@@ -1040,72 +722,6 @@ class Table:
                 self.over = True
 
 
-def logged(message: dict[str, Any] | str) -> dict[str, Any]:
-    """A message of a seat's stream as a dict (compacted ones are JSON text)."""
-    return json.loads(message) if isinstance(message, str) else message
-
-
-def _hand_end_posted(seats: list[SeatInfo]) -> bool:
-    """Whether the current hand's hand_end is in the (first person's) stream."""
-    for s in seats:
-        if not s.is_bot:
-            for m in map(logged, reversed(s.log)):
-                if m["type"] == "hand_end":
-                    return True
-                if m["type"] == "hand_start":
-                    return False
-            return False
-    return False
-
-
-def _global_index(state: GameState, seat: int, n: int) -> int:
-    """How many of the hand's engine events come up to (and with) the ``n``-th one ``seat`` may see."""
-    if n == 0:
-        return 0
-    seen = 0
-    for i, e in enumerate(state.events):
-        if e.for_seat(seat) is not None:
-            seen += 1
-            if seen == n:
-                return i + 1
-    return len(state.events)
-
-
-def _events_sent(log: list[dict[str, Any] | str]) -> int:
-    """How many of the current hand's events (in the seat's own numbering) a seat's stream already holds."""
-    for m in map(logged, reversed(log)):
-        if m["type"] == "event":
-            return int(m["event"]["v"]) + 1
-        if m["type"] == "hand_start":
-            return 0
-    return 0
-
-
 def _ended(state: GameState) -> bool:
     """Whether the hand is over (a function, so type checkers do not narrow the phase across awaits)."""
     return state.phase is Phase.END
-
-
-@dataclass(frozen=True)
-class _Disconnected:
-    """Internal message: a seat's socket closed (``cid``: which one, if known)."""
-
-    cid: str | None = None
-
-
-@dataclass(frozen=True)
-class _Reconnected:
-    """Internal message: a seat is back on a new socket and has seen up to ``since``."""
-
-    conn: SeatConn
-    since: int
-
-
-def disconnected(cid: str | None = None) -> _Disconnected:
-    """The message a table receives when a seat's socket closes."""
-    return _Disconnected(cid)
-
-
-def reconnected(conn: SeatConn, since: int) -> _Reconnected:
-    """The message a table receives when a seat comes back."""
-    return _Reconnected(conn, since)
