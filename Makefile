@@ -31,8 +31,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+## Two runs: most of the suite on both cores (pytest-xdist, a test file to a worker), then the browser tests
+## and the tests that time the server's pauses, alone (a busy second core would make them flaky, and a page's
+## event loop would stop asyncio.run in the tests after it).
+SERIAL := tests/web tests/server/test_protocol_delivery.py tests/server/test_protocol_fairness.py
+
 pytest: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(SERIAL))
+	$(BIN)/pytest -q -p no:xdist $(SERIAL)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/analysis.py
