@@ -34,11 +34,16 @@ typecheck: $(STAMP)
 ## Two runs: most of the suite on both cores (pytest-xdist, a test file to a worker), then the browser tests
 ## and the tests that time the server's pauses, alone (a busy second core would make them flaky, and a page's
 ## event loop would stop asyncio.run in the tests after it).
-SERIAL := tests/web tests/server/test_protocol_delivery.py tests/server/test_protocol_fairness.py
+## (The timing tests first: the browser tests' servers live until the end of their run.) Both runs always
+## run; make fails if either did.
+SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fairness.py \
+          tests/server/test_review_pause.py tests/web
 
 pytest: $(STAMP)
-	$(BIN)/pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(SERIAL))
-	$(BIN)/pytest -q -p no:xdist $(SERIAL)
+	@st=0; \
+	$(BIN)/pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(SERIAL)) || st=$$?; \
+	$(BIN)/pytest -q -p no:xdist $(SERIAL) || st=$$?; \
+	exit $$st
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/analysis.py

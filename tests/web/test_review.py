@@ -147,8 +147,8 @@ def test_review_from_the_settlement_of_a_played_hand(page: Page, tmp_path: Path)
 def store_hand_for(
     running: Running, account_id: int, name: str, folder: Path = RECORDS, room: str = "web-cuopai"
 ) -> tuple[int, int, dict[str, Any]]:
-    """A stored hand from tests/data/records with this account at the seat whose review has the most mistakes
-    (at least two, so that 下个失误 moves); returns (game id, seat, record)."""
+    """A stored hand from ``folder`` (tests/data/records) with this account at the seat whose review has the
+    most mistakes (at least two, so that 下个失误 moves); returns (game id, seat, record)."""
     record = {
         **json.loads((folder / name).read_text(encoding="utf-8")),
         "room": room,
@@ -156,6 +156,8 @@ def store_hand_for(
     whole = review_record(record, None, seed="review")
     counts = [sum(d["mistake"] for d in whole["decisions"] if d["seat"] == s) for s in (0, 1)]
     seat = max((0, 1), key=lambda s: counts[s])
+    # a hand kept for its mistakes (tests/data/reviews) must still have them: a changed coach fails here
+    assert folder != REVIEWS or counts[seat] >= 2, f"{name}: the coach now flags {counts} mistakes"
     if counts[seat] < 2:
         pytest.skip(f"{name}: fewer than two mistakes at either seat")
 

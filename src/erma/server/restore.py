@@ -12,13 +12,14 @@ from erma.game.actions import Action
 from erma.game.state import GameState
 from erma.server.config import Room
 from erma.server.seats import SeatInfo, deal_digest, events_sent, global_index, hand_end_posted
-from erma.server.table import Table
 
 if TYPE_CHECKING:
     from erma.server.hub import Hub
+    from erma.server.table import Table
 
 
 def restore_table(
+    cls: type[Table],
     hub: Hub,
     match_id: str,
     room: Room,
@@ -32,7 +33,7 @@ def restore_table(
     for x in meta["seats"]:
         bot = make_bot(x.get("level") or "greedy", match_id) if x["bot"] else None
         seats.append(SeatInfo(account_id=x["account"], name=x["name"], bot=bot))
-    table = Table(hub, match_id, room, seats, secret=meta["secret"])
+    table = cls(hub, match_id, room, seats, secret=meta["secret"])
     for seat, s in enumerate(seats):
         s.log = list(seat_logs[seat])
     state: GameState | None = None

@@ -139,7 +139,7 @@ async def settle(table: Table, end: dict[str, Any]) -> None:
             },
         )
     for seat in range(2):  # (the pause after one's last discard holds the hand_end too)
-        table._release(seat)
+        table.release(seat)
     table.unit = ""
 
 

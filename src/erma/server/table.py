@@ -133,14 +133,14 @@ class Table:
         s.held.append(message)
         if pause_after > 0:
             s.held.append(pause_after)
-        self._release(seat)
+        self.release(seat)
 
     def _send(self, conn: SeatConn, message: dict[str, Any]) -> None:
         """Send through the backend: with several processes nothing reaches a player before the log entries
         behind it are stored (a takeover never shows a player a past that did not happen)."""
         self.hub.backend.deliver(self, conn, message)
 
-    def _release(self, seat: int, everything: bool = False) -> None:
+    def release(self, seat: int, everything: bool = False) -> None:
         """Send what a seat's pauses no longer hold (``everything``: all of it, pauses ended)."""
         s = self.seats[seat]
         now = time.monotonic()
@@ -305,7 +305,7 @@ class Table:
                 except Exception as exc:  # the store away: the block stays unrated, the table still ends
                     log.warning("match %s: its last rated match could not be closed: %r", self.id, exc)
                 for seat in range(2):  # the table stops: nothing waits for a pause any more
-                    self._release(seat, everything=True)
+                    self.release(seat, everything=True)
                 end = {"type": "match_end", "scores": self.match.scores, "hands": self.match.hand_no}
                 with contextlib.suppress(Exception):  # (Redis away: the endings are not kept)
                     await self._stash_missed(end)
@@ -366,7 +366,7 @@ class Table:
         while True:
             now = time.monotonic()
             for seat in range(2):
-                self._release(seat)
+                self.release(seat)
             if now >= until:
                 return None
             holds = [s.hold_until for s in self.seats if s.held]
@@ -532,7 +532,7 @@ class Table:
         while True:
             now = time.monotonic()
             for seat in range(2):
-                self._release(seat)
+                self.release(seat)
             holds = [s.hold_until for s in self.seats if s.held]
             wake = min([t for t in [until, *holds] if t is not None], default=None)
             if until is not None and now >= until:
@@ -687,7 +687,7 @@ class Table:
         erma.server.restore)."""
         from erma.server.restore import restore_table
 
-        return restore_table(hub, match_id, room, meta, entries, seat_logs)
+        return restore_table(cls, hub, match_id, room, meta, entries, seat_logs)
 
     async def _between_hands(self) -> None:
         """Both seats confirm the next hand (bots at once); a person who does not leaves without penalty."""
