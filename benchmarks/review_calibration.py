@@ -45,6 +45,50 @@ def hand_points(preset: str, seed: str, index: int, bots: list[str]) -> list[tup
     return out
 
 
+def hand_rows(preset: str, seed: str, index: int, bots: list[str]) -> list[dict[str, object]]:
+    """One row per decision with a choice of hand ``index``: the race's raw chance (no map) of the action
+    played, what the seat saw that a map may use, and the outcome (``--dump``)."""
+    saved = calibration.MAPS.pop(preset, None)
+    try:
+        record = play(preset, seed, index, bots)
+        result = record["result"] or {}
+        winner = result.get("winner") if result.get("reason") == "win" else None
+        out: list[dict[str, object]] = []
+        for step, (state, who, text) in enumerate(steps(record)):
+            if who < 0 or state.actor != who:
+                continue
+            action = Action.parse(text)
+            legal = legal_actions(state, who)
+            if action.kind in (Kind.TIMEOUT, Kind.ESCAPE) or len(legal) < 2 or action not in legal:
+                continue
+            view = seat_view(state, who)
+            raw = win_chance(view, legal, action, seed=seed, step=step)
+            features = calibration.features(view, legal)
+            out.append({"preset": preset, "seed": seed, "hand": index, "step": step, "seat": who,
+                        "bot": record["bots"][who], "raw": round(raw, 6), **features,
+                        "won": int(winner == who), "drawn": int(winner is None)})  # fmt: skip
+        return out
+    finally:
+        if saved is not None:
+            calibration.MAPS[preset] = saved
+
+
+def dump(path: str, preset: str, seed: str, decisions: int, bots: list[str], start: int) -> None:
+    """Append rows (:func:`hand_rows`) of hands ``start …`` to the JSONL file ``path`` until ``decisions``."""
+    n = 0
+    index = start
+    t0 = time.process_time()
+    with open(path, "a", encoding="utf-8") as f:
+        while n < decisions:
+            rows = hand_rows(preset, seed, index, bots)
+            for r in rows:
+                f.write(json.dumps(r, separators=(",", ":")) + "\n")
+            f.flush()
+            n += len(rows)
+            index += 1
+    print(f"{preset} {seed}: {n} decisions, hands {start}…{index - 1}, {time.process_time() - t0:.0f} s CPU")
+
+
 def collapse(xs: list[float], ys: list[float]) -> tuple[list[float], list[float]]:
     """A strictly increasing map: each run of bins the monotone fit pooled to one rate becomes one knot at
     the run's mean prediction (a flat run would give many decisions the same chance, and the deciles of
@@ -97,8 +141,14 @@ def main() -> None:
     ap.add_argument("--bots", default="level5,level3")
     ap.add_argument("--fit", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--dump", metavar="PATH", help="append raw rows (JSONL) instead of a table")
+    ap.add_argument("--start", type=int, default=0, help="--dump: the first hand")
     args = ap.parse_args()
     bots = args.bots.split(",")
+    if args.dump:
+        for preset in args.presets.split(","):
+            dump(args.dump, preset, args.seed, args.decisions, bots, args.start)
+        return
     for preset in args.presets.split(","):
         if args.fit:
             calibration.MAPS.pop(preset, None)

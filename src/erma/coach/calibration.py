@@ -5,6 +5,13 @@ on another). docs/review.md has the tables."""
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
+from typing import Any
+
+from erma.bots.base import BotView
+from erma.coach.estimate import ReviewEstimator
+from erma.coach.kinds import decision_kind
+from erma.game.actions import Action
 
 MAPS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
     "cuopai789": (
@@ -127,3 +134,22 @@ def calibrated(rules: str, raw: float) -> float:
     i = bisect.bisect_right(xs, raw)
     x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
     return y0 + (y1 - y0) * (raw - x0) / (x1 - x0) if x1 > x0 else y0
+
+
+def features(view: BotView, legal: Sequence[Action]) -> dict[str, Any]:
+    """What the seat sees that a map may read besides the raw chance (the calibration's data rows)."""
+    est = ReviewEstimator(view)
+    return {
+        "kind": decision_kind(view.phase, legal).value,
+        "phase": view.phase.name,
+        "draws_left": view.draws_left,
+        "wall_left": view.wall_left,
+        "turn": len(view.discards[view.seat]),
+        "dealer": int(view.dealer == view.seat),
+        "ready": int(view.riichi[view.seat]),
+        "opp_ready": int(view.riichi[1 - view.seat]),
+        "melds": len(view.melds),
+        "opp_melds": len(view.opponent_melds),
+        "size": view.size,
+        "shanten": est.shanten(view.key, view.size, view.jokers, bool(view.melds)),
+    }
