@@ -1,11 +1,13 @@
-"""The calibration of the review's chance of winning (胜率校准): a map from the race's chance to the rate
-observed in self-play, fitted by ``benchmarks/review_calibration.py --fit`` on one set of seeds (and reported
-on another). docs/review.md has the tables."""
+"""The calibration of the review's chance of winning (胜率校准): the race's chance, read beside what the seat
+sees (the hand's stage, 报听 on either side, the shanten, the kind of decision), mapped to the rate
+observed in self-play. Fitted by ``benchmarks/review_calibration_fit.py`` on one set of seeds and reported
+on another; docs/review.md has the tables."""
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from erma.bots.base import BotView
@@ -13,131 +15,30 @@ from erma.coach.estimate import ReviewEstimator
 from erma.coach.kinds import decision_kind
 from erma.game.actions import Action
 
-MAPS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
-    "cuopai789": (
-        (
-            0.0229,
-            0.1083,
-            0.1295,
-            0.1434,
-            0.1532,
-            0.165,
-            0.1742,
-            0.1831,
-            0.1924,
-            0.2059,
-            0.2241,
-            0.275,
-            0.3437,
-            0.4094,
-            0.5065,
-            0.7772,
-        ),
-        (
-            0.0493,
-            0.2413,
-            0.3307,
-            0.3409,
-            0.3747,
-            0.376,
-            0.396,
-            0.4368,
-            0.4653,
-            0.4967,
-            0.5033,
-            0.5352,
-            0.564,
-            0.616,
-            0.6733,
-            0.8682,
-        ),
-    ),
-    "classic64": (
-        (
-            0.161,
-            0.2078,
-            0.2324,
-            0.2535,
-            0.2666,
-            0.2821,
-            0.2972,
-            0.3095,
-            0.324,
-            0.3394,
-            0.3627,
-            0.3887,
-            0.4062,
-            0.4462,
-            0.5056,
-            0.6012,
-            0.9289,
-        ),
-        (
-            0.2987,
-            0.3507,
-            0.3584,
-            0.3955,
-            0.396,
-            0.408,
-            0.4261,
-            0.428,
-            0.4288,
-            0.4773,
-            0.5123,
-            0.5267,
-            0.5273,
-            0.5547,
-            0.6059,
-            0.7147,
-            0.9507,
-        ),
-    ),
-    "wushuang128": (
-        (
-            0.1594,
-            0.2149,
-            0.242,
-            0.2678,
-            0.2819,
-            0.2976,
-            0.3168,
-            0.3527,
-            0.4114,
-            0.4724,
-            0.5263,
-            0.6111,
-            0.9331,
-        ),
-        (0.2453, 0.2973, 0.354, 0.3973, 0.3987, 0.4093, 0.422, 0.5004, 0.553, 0.572, 0.604, 0.7387, 0.94),
-    ),
-    "wenzhou2p": (
-        (0.2277, 0.2767, 0.3807, 0.5086, 0.5833, 0.6197, 0.6516, 0.6853, 0.727, 0.7903, 0.9759),
-        (0.284, 0.3662, 0.4101, 0.5128, 0.522, 0.5712, 0.6005, 0.6867, 0.6937, 0.755, 0.9614),
-    ),
-}
-"""Per preset: (knots of the raw chance, the observed rate at each), piecewise linear between them.
-Fitted by ``benchmarks/review_calibration.py --fit --decisions 15000 --seed cal-t`` (level5 against level3;
-about 15,000 decisions per preset): 20 quantile bins of the raw chance, made monotone (pool adjacent
-violators), each pooled run one knot at its mean chance (strictly increasing: no two chances tie)."""
-
-
-def calibrated(rules: str, raw: float) -> float:
-    """The observed rate for the race's chance ``raw`` (``raw`` itself for a room without a map)."""
-    found = MAPS.get(rules)
-    if found is None:
-        return raw
-    xs, ys = found
-    if raw <= xs[0]:
-        return ys[0]
-    if raw >= xs[-1]:
-        return ys[-1]
-    i = bisect.bisect_right(xs, raw)
-    x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
-    return y0 + (y1 - y0) * (raw - x0) / (x1 - x0) if x1 > x0 else y0
+CLIP = 0.01
+"""The raw chance is read in [CLIP, 1 − CLIP] (its logit stays finite)."""
+KINDS = ("exchange", "claim", "riichi", "win")
+"""Decision kinds with a term of their own (discards are the base; the rest share ``other``)."""
+TERMS = (
+    "bias",
+    "logit",
+    "stage",
+    "logit*stage",
+    "ready",
+    "opp_ready",
+    "logit*opp_ready",
+    "shanten<=0",
+    "shanten=1",
+    "shanten>=3",
+    *(f"kind={k}" for k in KINDS),
+    "kind=other",
+)
+"""The terms of the logistic map, in the order of its coefficients (:func:`terms`)."""
 
 
 def features(view: BotView, legal: Sequence[Action]) -> dict[str, Any]:
-    """What the seat sees that a map may read besides the raw chance (the calibration's data rows)."""
+    """What the seat sees that the map reads besides the raw chance (and a little more, for the data rows
+    of ``benchmarks/review_calibration.py --dump``)."""
     est = ReviewEstimator(view)
     return {
         "kind": decision_kind(view.phase, legal).value,
@@ -153,3 +54,90 @@ def features(view: BotView, legal: Sequence[Action]) -> dict[str, Any]:
         "size": view.size,
         "shanten": est.shanten(view.key, view.size, view.jokers, bool(view.melds)),
     }
+
+
+def terms(raw: float, f: Mapping[str, Any], draws: float) -> list[float]:
+    """The values of :data:`TERMS` for the raw chance ``raw`` and the features ``f``; the stage is the
+    draws left over ``draws`` (the most at the start of the room's hands), at most 1."""
+    p = min(1.0 - CLIP, max(CLIP, raw))
+    x = math.log(p / (1.0 - p))
+    s = min(1.0, max(0.0, f["draws_left"] / draws))
+    o = float(f["opp_ready"])
+    sh = f["shanten"]
+    kind = f["kind"]
+    return [
+        1.0,
+        x,
+        s,
+        x * s,
+        float(f["ready"]),
+        o,
+        x * o,
+        float(sh <= 0),
+        float(sh == 1),
+        float(sh >= 3),
+        *(float(kind == k) for k in KINDS),
+        float(kind not in KINDS and kind != "discard"),
+    ]
+
+
+Model = tuple[int, tuple[float, ...], tuple[float, ...], tuple[float, ...]]
+"""(the draws at the start of a hand (the stage's scale), the coefficients of :data:`TERMS`, knots of the
+logistic's chance, the observed rate at each): the knots a monotone map after the logistic (piecewise
+linear; empty: none)."""
+
+# fmt: off
+MODELS: dict[str, Model] = {
+    "cuopai789": (
+        44,
+        (
+            1.2179, 1.4924, -0.2699, -0.739, -0.6367, -0.4453, -0.1353, 0.462, 0.1332, -0.0152, 0.0686,
+            -0.1074, -0.5071, 1.8795, -0.176
+        ),
+        (
+            0.107, 0.2945, 0.3479, 0.38, 0.4014, 0.4182, 0.4315, 0.4459, 0.4585, 0.47, 0.4823, 0.4995,
+            0.5242, 0.5466, 0.5731, 0.5998, 0.6327, 0.7108, 0.8862, 1.0
+        ),
+        (
+            0.099, 0.2993, 0.3577, 0.39, 0.4087, 0.4233, 0.444, 0.4443, 0.4471, 0.463, 0.4689, 0.5095,
+            0.5212, 0.5575, 0.5789, 0.5798, 0.6059, 0.7145, 0.8876, 1.0
+        ),
+    ),
+    "classic64": (
+        37,
+        (
+            0.0412, 0.9294, 0.3058, -0.2665, -0.0817, -0.6288, -0.025, 0.3731, 0.2929, -0.0724, 0.0, 0.0576,
+            -0.0175, 3.559, -0.0108
+        ),
+        (
+            0.2137, 0.2744, 0.3228, 0.3663, 0.4013, 0.4227, 0.435, 0.4502, 0.4593, 0.4706, 0.4857, 0.5009,
+            0.5161, 0.5415, 0.5679, 0.6038, 0.6438, 0.71, 0.9496, 1.0
+        ),
+        (
+            0.2362, 0.2778, 0.3224, 0.3703, 0.3906, 0.4026, 0.4113, 0.431, 0.4538, 0.4668, 0.4879, 0.4998,
+            0.5324, 0.5566, 0.5965, 0.5998, 0.6404, 0.716, 0.954, 1.0
+        ),
+    ),
+}
+# fmt: on
+"""Per preset (see :data:`Model`)."""
+
+
+def calibrated(rules: str, raw: float, f: Mapping[str, Any]) -> float:
+    """The observed rate for the race's chance ``raw`` with the features ``f`` (:func:`features`); ``raw``
+    itself for a room without a model. Non-decreasing in ``raw`` for given features."""
+    found = MODELS.get(rules)
+    if found is None:
+        return raw
+    draws, coef, xs, ys = found
+    z = sum(c * t for c, t in zip(coef, terms(raw, f, draws), strict=True))
+    q = 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+    if not xs:
+        return q
+    if q <= xs[0]:
+        return ys[0]
+    if q >= xs[-1]:
+        return ys[-1]
+    i = bisect.bisect_right(xs, q)
+    x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
+    return y0 + (y1 - y0) * (q - x0) / (x1 - x0) if x1 > x0 else y0

@@ -1,0 +1,127 @@
+"""Fit and report the calibration of the review's chance of winning from the rows that
+``benchmarks/review_calibration.py --dump`` writes (the race's raw chance, what the seat saw, the outcome).
+
+``--fit FILES``: a logistic regression of the outcome on :data:`erma.coach.calibration.TERMS` (Newton's
+method, a small ridge), then, with ``--iso K``, a monotone map of its chance (K equal-count bins of the fit
+set, pool adjacent violators, each pooled run one knot; above the last, on to 1); prints the ``MODELS`` entry to paste into
+erma/coach/calibration.py. ``--report FILES``: the decile table of the committed model (or, with
+``--fit``, of the model just fitted) on other rows — fit on one set of seeds, report on another.
+
+Usage: .venv/bin/python benchmarks/review_calibration_fit.py --preset cuopai789
+       --fit /tmp/cal/cuopai789.cal-t.jsonl [--iso 40] [--report /tmp/cal/cuopai789.cal-r2.jsonl] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+import numpy as np
+
+from erma.coach import calibration
+from review_calibration import collapse, pav
+
+
+def load(paths: list[str], preset: str) -> list[dict[str, Any]]:
+    """The rows of ``preset`` in the JSONL files ``paths``."""
+    rows = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            rows += [r for r in map(json.loads, f) if r["preset"] == preset]
+    return rows
+
+
+def logistic(rows: list[dict[str, Any]], draws: int, ridge: float) -> list[float]:
+    """The coefficients of :data:`~erma.coach.calibration.TERMS` (maximum likelihood, ``ridge`` × |w|²/2)."""
+    x = np.array([calibration.terms(r["raw"], r, draws) for r in rows])
+    y = np.array([r["won"] for r in rows], dtype=float)
+    w = np.zeros(x.shape[1])
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        grad = x.T @ (p - y) + ridge * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + ridge * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.abs(step).max()) < 1e-10:
+            break
+    return [float(c) for c in w]
+
+
+def bins(pred: list[float], won: list[int], k: int) -> list[tuple[int, float, float]]:
+    """(n, mean predicted, observed rate) of ``k`` equal-count bins of the prediction (equal predictions
+    stay in the order of the rows: never sorted by their outcome)."""
+    order = sorted(range(len(pred)), key=lambda i: pred[i])
+    out = []
+    for j in range(k):
+        part = order[len(order) * j // k : len(order) * (j + 1) // k]
+        if part:
+            out.append(
+                (len(part), sum(pred[i] for i in part) / len(part), sum(won[i] for i in part) / len(part))
+            )
+    return out
+
+
+def predict(rows: list[dict[str, Any]], preset: str) -> list[float]:
+    """The calibrated chance of every row (the model in ``calibration.MODELS``)."""
+    return [calibration.calibrated(preset, r["raw"], r) for r in rows]
+
+
+def table(title: str, rows: list[dict[str, Any]], pred: list[float]) -> dict[str, Any]:
+    """Print the decile table of ``pred`` against the rows' outcomes; return it as JSON."""
+    won = [int(r["won"]) for r in rows]
+    deciles = bins(pred, won, 10)
+    worst = max(abs(o - p) for _, p, o in deciles)
+    hands = len({(r["seed"], r["hand"]) for r in rows})
+    print(f"{title}: {len(rows)} decisions in {hands} hands; worst decile gap {100 * worst:.1f} points")
+    print("| decile | decisions | predicted | observed | gap |")
+    print("|---:|---:|---:|---:|---:|")
+    for i, (n, p, o) in enumerate(deciles, 1):
+        print(f"| {i} | {n} | {100 * p:.1f} % | {100 * o:.1f} % | {100 * (o - p):+.1f} |")
+    loss = -sum(math.log(max(1e-12, p if w else 1 - p)) for p, w in zip(pred, won, strict=True)) / len(won)
+    print(f"log loss {loss:.4f}", flush=True)
+    return {"decisions": len(rows), "hands": hands, "deciles": deciles, "worst_gap": worst, "log_loss": loss}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--preset", required=True)
+    ap.add_argument("--fit", nargs="*", default=[], metavar="JSONL")
+    ap.add_argument("--report", nargs="*", default=[], metavar="JSONL")
+    ap.add_argument(
+        "--iso", type=int, default=0, help="bins of the monotone map after the logistic (0: none)"
+    )
+    ap.add_argument("--ridge", type=float, default=1.0)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    out: dict[str, Any] = {"preset": args.preset}
+    if args.fit:
+        rows = load(args.fit, args.preset)
+        table(f"{args.preset} raw (fit set)", rows, [r["raw"] for r in rows])
+        draws = max(int(r["draws_left"]) for r in rows)
+        coef = logistic(rows, draws, args.ridge)
+        calibration.MODELS[args.preset] = (draws, tuple(coef), (), ())
+        if args.iso:
+            fine = bins(predict(rows, args.preset), [int(r["won"]) for r in rows], args.iso)
+            xs, ys = collapse([p for _, p, _ in fine], pav([o for _, _, o in fine], [n for n, _, _ in fine]))
+            xs, ys = [*xs, 1.0], [*ys, 1.0]  # above the last bin: on to a sure win
+            calibration.MODELS[args.preset] = (draws, tuple(coef), tuple(xs), tuple(ys))
+        out["fit"] = table(f"{args.preset} calibrated (fit set)", rows, predict(rows, args.preset))
+        coef_s, xs_s, ys_s = (
+            tuple(round(v, 4) for v in part) for part in calibration.MODELS[args.preset][1:]
+        )
+        calibration.MODELS[args.preset] = (draws, coef_s, xs_s, ys_s)  # the rounded model is the one reported
+        print(
+            f'    "{args.preset}": (\n        {draws},\n        {coef_s},\n        {xs_s},\n        {ys_s},\n    ),'
+        )
+    if args.report:
+        rows = load(args.report, args.preset)
+        out["report_raw"] = table(f"{args.preset} raw (report set)", rows, [r["raw"] for r in rows])
+        out["report"] = table(f"{args.preset} calibrated (report set)", rows, predict(rows, args.preset))
+    if args.json:
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
