@@ -3,12 +3,13 @@
 
 ``--fit FILES``: a logistic regression of the outcome on :data:`erma.coach.calibration.TERMS` (Newton's
 method, a small ridge), then, with ``--iso K``, a monotone map of its chance (K equal-count bins of the fit
-set, pool adjacent violators, each pooled run one knot; above the last, on to 1); prints the ``MODELS`` entry to paste into
-erma/coach/calibration.py. ``--report FILES``: the decile table of the committed model (or, with
-``--fit``, of the model just fitted) on other rows — fit on one set of seeds, report on another.
+set, pool adjacent violators, each pooled run one knot; above the last, on to 1); prints the ``MODELS``
+entry to paste into erma/coach/calibration.py. ``--report FILES``: the decile table of the committed
+model (or, with ``--fit``, of the model just fitted) on other rows — fit on one set of seeds, report on
+another. The rows' decisions: ``review_calibration.py --dump F --presets P --decisions N --seed S``.
 
 Usage: .venv/bin/python benchmarks/review_calibration_fit.py --preset cuopai789
-       --fit /tmp/cal/cuopai789.cal-t.jsonl [--iso 40] [--report /tmp/cal/cuopai789.cal-r2.jsonl] [--json]
+       [--fit cuopai789.cal-t.jsonl [--iso 20]] [--report cuopai789.cal-r2.jsonl] [--json]
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -84,6 +86,16 @@ def table(title: str, rows: list[dict[str, Any]], pred: list[float]) -> dict[str
     return {"decisions": len(rows), "hands": hands, "deciles": deciles, "worst_gap": worst, "log_loss": loss}
 
 
+def entry(preset: str, model: calibration.Model) -> str:
+    """The ``MODELS`` entry of ``preset`` as calibration.py holds it (between ``# fmt: off`` and ``on``)."""
+    draws, *parts = model
+    out = f'    "{preset}": (\n        {draws},\n'
+    for part in parts:
+        lines = textwrap.wrap(", ".join(repr(v) for v in part), 96)
+        out += "        (\n" + "".join(f"            {line}\n" for line in lines) + "        ),\n"
+    return out + "    ),\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--preset", required=True)
@@ -112,9 +124,7 @@ def main() -> None:
             tuple(round(v, 4) for v in part) for part in calibration.MODELS[args.preset][1:]
         )
         calibration.MODELS[args.preset] = (draws, coef_s, xs_s, ys_s)  # the rounded model is the one reported
-        print(
-            f'    "{args.preset}": (\n        {draws},\n        {coef_s},\n        {xs_s},\n        {ys_s},\n    ),'
-        )
+        print(entry(args.preset, calibration.MODELS[args.preset]), end="")
     if args.report:
         rows = load(args.report, args.preset)
         out["report_raw"] = table(f"{args.preset} raw (report set)", rows, [r["raw"] for r in rows])
