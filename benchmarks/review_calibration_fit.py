@@ -9,7 +9,8 @@ model (or, with ``--fit``, of the model just fitted) on other rows — fit on on
 another. The rows' decisions: ``review_calibration.py --dump F --presets P --decisions N --seed S``.
 
 Usage: .venv/bin/python benchmarks/review_calibration_fit.py --preset cuopai789
-       [--fit cuopai789.cal-t.jsonl [--iso 20]] [--report cuopai789.cal-r2.jsonl] [--json]
+       [--fit cuopai789.cal-t.jsonl [--iso 20]]
+       [--report cuopai789.cal-r2.jsonl [--boot 1000] [--by bot]] [--json]
 """
 
 from __future__ import annotations
@@ -70,20 +71,46 @@ def predict(rows: list[dict[str, Any]], preset: str) -> list[float]:
     return [calibration.calibrated(preset, r["raw"], r) for r in rows]
 
 
-def table(title: str, rows: list[dict[str, Any]], pred: list[float]) -> dict[str, Any]:
-    """Print the decile table of ``pred`` against the rows' outcomes; return it as JSON."""
+def gap_intervals(rows: list[dict[str, Any]], pred: list[float], boot: int) -> list[tuple[float, float]]:
+    """The 95 % interval of each decile's gap (observed − predicted), resampling whole hands ``boot`` times
+    (a hand's decisions share its outcome: they are not independent); the deciles stay as cut."""
+    order = sorted(range(len(pred)), key=lambda i: pred[i])
+    hands = {h: j for j, h in enumerate(sorted({(r["seed"], r["hand"]) for r in rows}))}
+    n = np.zeros((10, len(hands)))
+    gap = np.zeros((10, len(hands)))
+    for d in range(10):
+        for i in order[len(order) * d // 10 : len(order) * (d + 1) // 10]:
+            h = hands[(rows[i]["seed"], rows[i]["hand"])]
+            n[d, h] += 1
+            gap[d, h] += rows[i]["won"] - pred[i]
+    rng = np.random.default_rng(20261201)
+    draws = rng.multinomial(len(hands), [1 / len(hands)] * len(hands), size=boot).T  # hands × boot
+    sample = (gap @ draws) / np.maximum(n @ draws, 1)
+    lo, hi = np.percentile(sample, [2.5, 97.5], axis=1)
+    return [(float(a), float(b)) for a, b in zip(lo, hi, strict=True)]
+
+
+def table(title: str, rows: list[dict[str, Any]], pred: list[float], boot: int = 0) -> dict[str, Any]:
+    """Print the decile table of ``pred`` against the rows' outcomes (with ``boot``: each gap's 95 %
+    interval over hands); return it as JSON."""
     won = [int(r["won"]) for r in rows]
     deciles = bins(pred, won, 10)
     worst = max(abs(o - p) for _, p, o in deciles)
     hands = len({(r["seed"], r["hand"]) for r in rows})
+    ci = gap_intervals(rows, pred, boot) if boot else []
     print(f"{title}: {len(rows)} decisions in {hands} hands; worst decile gap {100 * worst:.1f} points")
-    print("| decile | decisions | predicted | observed | gap |")
-    print("|---:|---:|---:|---:|---:|")
-    for i, (n, p, o) in enumerate(deciles, 1):
-        print(f"| {i} | {n} | {100 * p:.1f} % | {100 * o:.1f} % | {100 * (o - p):+.1f} |")
+    print(
+        "| decile | decisions | predicted | observed | gap |"
+        + (" gap 95 % (hands resampled) |" if ci else "")
+    )
+    print("|---:|---:|---:|---:|---:|" + ("---:|" if ci else ""))
+    for i, (k, p, o) in enumerate(deciles, 1):
+        extra = f" {100 * ci[i - 1][0]:+.1f} … {100 * ci[i - 1][1]:+.1f} |" if ci else ""
+        print(f"| {i} | {k} | {100 * p:.1f} % | {100 * o:.1f} % | {100 * (o - p):+.1f} |{extra}")
     loss = -sum(math.log(max(1e-12, p if w else 1 - p)) for p, w in zip(pred, won, strict=True)) / len(won)
     print(f"log loss {loss:.4f}", flush=True)
-    return {"decisions": len(rows), "hands": hands, "deciles": deciles, "worst_gap": worst, "log_loss": loss}
+    return {"decisions": len(rows), "hands": hands, "deciles": deciles, "worst_gap": worst, "log_loss": loss,
+            "gap_ci95": ci}  # fmt: skip
 
 
 def entry(preset: str, model: calibration.Model) -> str:
@@ -105,6 +132,8 @@ def main() -> None:
         "--iso", type=int, default=0, help="bins of the monotone map after the logistic (0: none)"
     )
     ap.add_argument("--ridge", type=float, default=1.0)
+    ap.add_argument("--boot", type=int, default=0, help="--report: resample hands this often (gaps' 95 %%)")
+    ap.add_argument("--by", help="--report: a table per value of this row field too (e.g. bot)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     out: dict[str, Any] = {"preset": args.preset}
@@ -128,7 +157,14 @@ def main() -> None:
     if args.report:
         rows = load(args.report, args.preset)
         out["report_raw"] = table(f"{args.preset} raw (report set)", rows, [r["raw"] for r in rows])
-        out["report"] = table(f"{args.preset} calibrated (report set)", rows, predict(rows, args.preset))
+        out["report"] = table(
+            f"{args.preset} calibrated (report set)", rows, predict(rows, args.preset), args.boot
+        )
+        for value in sorted({r[args.by] for r in rows}) if args.by else []:
+            part = [r for r in rows if r[args.by] == value]
+            out[f"report {args.by}={value}"] = table(
+                f"{args.preset} calibrated (report set, {args.by} {value})", part, predict(part, args.preset)
+            )
     if args.json:
         print(json.dumps(out))
 
