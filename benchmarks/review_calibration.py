@@ -5,12 +5,13 @@ and every decision with a choice is scored with :func:`erma.coach.review.win_cha
 the outcome is whether that seat won the hand. The decisions are cut into ten deciles of the prediction and
 each decile's mean prediction is set beside the observed rate (±5 points passes).
 
-``--fit`` reads the raw chance instead (the map of erma/coach/calibration.py left out) and prints a fitted
-map — the observed rate in 20 quantile bins of the raw chance, made monotone (pool adjacent violators) —
-to paste into ``MAPS``. Fit on one seed, report on another.
+``--raw`` leaves the model of erma/coach/calibration.py out (the race's own chance). ``--dump PATH``
+appends one JSONL row per decision instead — the raw chance, what the seat saw
+(:func:`erma.coach.calibration.features`) and the outcome — for ``benchmarks/review_calibration_fit.py``,
+which fits the model on one set of seeds and reports it on another (docs/review.md).
 
 Usage: nice .venv/bin/python benchmarks/review_calibration.py [--decisions 20000] [--seed cal-r]
-       [--presets cuopai789,…] [--bots level5,level3] [--fit] [--json]
+       [--presets cuopai789,…] [--bots level5,level3] [--raw] [--json] [--dump PATH [--start HAND]]
 """
 
 from __future__ import annotations
@@ -43,6 +44,50 @@ def hand_points(preset: str, seed: str, index: int, bots: list[str]) -> list[tup
         p = win_chance(seat_view(state, who), legal, action, seed=seed, step=step)
         out.append((p, int(winner == who)))
     return out
+
+
+def hand_rows(preset: str, seed: str, index: int, bots: list[str]) -> list[dict[str, object]]:
+    """One row per decision with a choice of hand ``index``: the race's raw chance (no map) of the action
+    played, what the seat saw that a map may use, and the outcome (``--dump``)."""
+    saved = calibration.MODELS.pop(preset, None)
+    try:
+        record = play(preset, seed, index, bots)
+        result = record["result"] or {}
+        winner = result.get("winner") if result.get("reason") == "win" else None
+        out: list[dict[str, object]] = []
+        for step, (state, who, text) in enumerate(steps(record)):
+            if who < 0 or state.actor != who:
+                continue
+            action = Action.parse(text)
+            legal = legal_actions(state, who)
+            if action.kind in (Kind.TIMEOUT, Kind.ESCAPE) or len(legal) < 2 or action not in legal:
+                continue
+            view = seat_view(state, who)
+            raw = win_chance(view, legal, action, seed=seed, step=step)
+            features = calibration.features(view, legal)
+            out.append({"preset": preset, "seed": seed, "hand": index, "step": step, "seat": who,
+                        "bot": record["bots"][who], "raw": round(raw, 6), **features,
+                        "won": int(winner == who), "drawn": int(winner is None)})  # fmt: skip
+        return out
+    finally:
+        if saved is not None:
+            calibration.MODELS[preset] = saved
+
+
+def dump(path: str, preset: str, seed: str, decisions: int, bots: list[str], start: int) -> None:
+    """Append rows (:func:`hand_rows`) of hands ``start …`` to the JSONL file ``path`` until ``decisions``."""
+    n = 0
+    index = start
+    t0 = time.process_time()
+    with open(path, "a", encoding="utf-8") as f:
+        while n < decisions:
+            rows = hand_rows(preset, seed, index, bots)
+            for r in rows:
+                f.write(json.dumps(r, separators=(",", ":")) + "\n")
+            f.flush()
+            n += len(rows)
+            index += 1
+    print(f"{preset} {seed}: {n} decisions, hands {start}…{index - 1}, {time.process_time() - t0:.0f} s CPU")
 
 
 def collapse(xs: list[float], ys: list[float]) -> tuple[list[float], list[float]]:
@@ -95,13 +140,19 @@ def main() -> None:
     ap.add_argument("--seed", default="cal-r")
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--bots", default="level5,level3")
-    ap.add_argument("--fit", action="store_true")
+    ap.add_argument("--raw", action="store_true", help="the race's chance, no model")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--dump", metavar="PATH", help="append raw rows (JSONL) instead of a table")
+    ap.add_argument("--start", type=int, default=0, help="--dump: the first hand")
     args = ap.parse_args()
     bots = args.bots.split(",")
+    if args.dump:
+        for preset in args.presets.split(","):
+            dump(args.dump, preset, args.seed, args.decisions, bots, args.start)
+        return
     for preset in args.presets.split(","):
-        if args.fit:
-            calibration.MAPS.pop(preset, None)
+        if args.raw:
+            calibration.MODELS.pop(preset, None)
         t0 = time.process_time()
         points: list[tuple[float, int]] = []
         hands = 0
@@ -110,7 +161,7 @@ def main() -> None:
             hands += 1
         table = bins(points, 10)
         worst = max(abs(p - o) for _, p, o in table)
-        how = "raw" if args.fit else "calibrated"
+        how = "raw" if args.raw else "calibrated"
         print(f"{preset}: {len(points)} decisions in {hands} hands (seed {args.seed}, {how}), "
               f"{time.process_time() - t0:.0f} s CPU; worst decile gap {100 * worst:.1f} points")  # fmt: skip
         print("| decile | decisions | predicted | observed | gap |")
@@ -119,12 +170,7 @@ def main() -> None:
             print(f"| {i} | {n} | {100 * p:.1f} % | {100 * o:.1f} % | {100 * (o - p):+.1f} |")
         if args.json:
             print(json.dumps({"preset": preset, "seed": args.seed, "decisions": len(points), "hands": hands,
-                              "fit": args.fit, "deciles": table, "worst_gap": worst}))  # fmt: skip
-        if args.fit:
-            fine = bins(points, 20)
-            xs, ys = collapse([p for _, p, _ in fine], pav([o for _, _, o in fine], [n for n, _, _ in fine]))
-            xs = [round(x, 4) for x in xs]
-            print(f'    "{preset}": ({tuple(xs)}, {tuple(round(y, 4) for y in ys)}),', flush=True)
+                              "raw": args.raw, "deciles": table, "worst_gap": worst}))  # fmt: skip
 
 
 if __name__ == "__main__":

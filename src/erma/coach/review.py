@@ -20,7 +20,7 @@ from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.greedy import _isolation
 from erma.bots.priors import mean_win_points
-from erma.coach.calibration import calibrated
+from erma.coach.calibration import calibrated, features
 from erma.coach.estimate import FULL, ReviewEstimator, cuo_table, useful_after, value
 from erma.coach.kinds import DecisionKind, Tag, decision_kind
 from erma.errors import ErmaError, InvalidRecordError, ReviewError
@@ -161,7 +161,8 @@ def _chances(
     else:
         ch = ReviewEstimator(view, danger=danger, chance=True)
         chances = [_finite(value(view, ch, c)[0], 0.0) for c in actions]
-    return [calibrated(view.rules.name, min(1.0, max(0.0, x))) for x in chances]
+    seen = features(view, view.legal)
+    return [calibrated(view.rules.name, min(1.0, max(0.0, x)), seen) for x in chances]
 
 
 def win_chance(view: BotView, legal: Sequence[Action], action: Action, *, seed: str, step: int) -> float:
