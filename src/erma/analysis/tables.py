@@ -15,6 +15,7 @@ set) need no other path: six of a kind is simply two pungs in the recursion.
 
 from __future__ import annotations
 
+import threading
 from typing import Final
 
 MAX_SETS: Final = 5
@@ -38,6 +39,7 @@ PROFILES: list[Profile] = []
 _PROFILE_ID: dict[Profile, int] = {}
 VALUES: list[tuple[int, ...]] = []
 """VALUES[id][N] = the regular-shape formula value of profile id for a hand needing N sets."""
+_INTERN_LOCK = threading.Lock()
 
 SUIT_PID: dict[int, int] = {}
 """Suit key → profile id."""
@@ -65,13 +67,20 @@ def _value(prof: Profile, n: int) -> int:
 
 
 def intern(prof: Profile) -> int:
-    """The id of a profile, creating it and its values on first sight."""
+    """The id of a profile, creating it and its values on first sight. Safe across threads (the server's
+    reviews run in threads): a new profile's id, its entry in PROFILES and in VALUES are made together under
+    a lock, so the two lists never disagree."""
     pid = _PROFILE_ID.get(prof)
-    if pid is None:
-        pid = len(PROFILES)
-        PROFILES.append(prof)
-        VALUES.append(tuple(_value(prof, n) for n in range(MAX_SETS + 1)))
-        _PROFILE_ID[prof] = pid
+    if pid is not None:
+        return pid
+    values = tuple(_value(prof, n) for n in range(MAX_SETS + 1))
+    with _INTERN_LOCK:
+        pid = _PROFILE_ID.get(prof)
+        if pid is None:
+            pid = len(PROFILES)
+            PROFILES.append(prof)
+            VALUES.append(values)
+            _PROFILE_ID[prof] = pid  # (last: a reader that finds the id finds both entries)
     return pid
 
 

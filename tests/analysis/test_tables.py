@@ -1,0 +1,49 @@
+"""The interned profile tables (erma.analysis.tables) stay aligned when threads intern at once (the server's
+reviews run in threads)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from erma.analysis import tables as T
+
+
+def test_threads_interning_at_once_keep_profiles_and_values_aligned(monkeypatch: pytest.MonkeyPatch) -> None:
+    value = T._value
+
+    def slow_value(prof: T.Profile, n: int) -> int:
+        time.sleep(0.0002)  # lets the other threads run between a profile's id and its values
+        return value(prof, n)
+
+    monkeypatch.setattr(T, "_value", slow_value)
+    # profiles not yet interned, whose values differ (so that one profile's values at another's id shows)
+    rng = random.Random(7)
+    fresh: list[T.Profile] = []
+    seen: set[tuple[int, ...]] = set()
+    while len(fresh) < 160:
+        prof = tuple(rng.randint(-1, 4) for _ in range(12))
+        values = tuple(value(prof, n) for n in range(T.MAX_SETS + 1))
+        if prof not in T._PROFILE_ID and prof not in fresh and values not in seen:
+            fresh.append(prof)
+            seen.add(values)
+    barrier = threading.Barrier(8)
+
+    def work(k: int) -> None:
+        barrier.wait()
+        for prof in fresh[k::8]:
+            T.intern(prof)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(T.PROFILES) == len(T.VALUES)
+    for prof in fresh:
+        pid = T._PROFILE_ID[prof]
+        assert T.PROFILES[pid] == prof
+        assert T.VALUES[pid] == tuple(value(prof, n) for n in range(T.MAX_SETS + 1))
