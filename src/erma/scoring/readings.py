@@ -428,15 +428,16 @@ _RANK_CHAR: Final = (
 _SUIT_CHAR: Final = "m" * 9 + "p" * 9 + "s" * 9 + "z" * 7 + "f" * 8
 PART_TEXTS: dict[tuple[Tile, ...], str] = {}
 """Memo of :func:`part_text` for parts of at most 4 tiles (sets and pairs)."""
-_LAST_PART: list[tuple[Tile, ...]] = [()]
-_LAST_TEXT: list[str] = [""]
+_LAST: list[tuple[tuple[Tile, ...], str]] = [((), "")]
+"""The last whole hand asked for and its text, one pair (replaced at once: safe across threads)."""
 
 
 def part_text(part: tuple[Tile, ...]) -> str:
     """``to_mpsz(part)``, fast for the sorted parts of hits and readings (sets of a few tiles memoised)."""
     if len(part) > 4:
-        if part is _LAST_PART[0]:
-            return _LAST_TEXT[0]
+        last_part, last_text = _LAST[0]
+        if part is last_part:
+            return last_text
     else:
         got = PART_TEXTS.get(part)
         if got is not None:
@@ -457,8 +458,7 @@ def part_text(part: tuple[Tile, ...]) -> str:
     if len(part) <= 4:
         PART_TEXTS[part] = text
     else:
-        _LAST_PART[0] = part  # a whole hand is often asked for several times in a row (held: no reuse)
-        _LAST_TEXT[0] = text
+        _LAST[0] = (part, text)  # a whole hand is often asked for several times in a row (held: no reuse)
     return text
 
 
