@@ -1,11 +1,11 @@
 """The greedy bot's settings that make the intermediate level (中级, ``level3``): no start exchange, claims
-only near ready (self-played hands: greedy's choice is played, the level's is compared)."""
+only to ready (self-played hands: greedy's choice is played, the level's is compared)."""
 
 from __future__ import annotations
 
 from erma.analysis.tables import INC
 from erma.bots import make_bot
-from erma.bots.base import BotView
+from erma.bots.base import Bot, BotView
 from erma.bots.greedy import GreedyBot, _sh
 from erma.game import Phase
 from erma.game.actions import PASS, WIN, Action, Kind
@@ -19,7 +19,7 @@ class Both:
     uses_view = True
     name = "both"
 
-    def __init__(self, other: GreedyBot, seed: str) -> None:
+    def __init__(self, other: Bot, seed: str) -> None:
         self.greedy, self.other = GreedyBot(seed), other
         self.seen: list[tuple[BotView, Action, Action]] = []
 
@@ -33,9 +33,7 @@ class Both:
 def _seen(rules: str, hands: int) -> list[tuple[BotView, Action, Action]]:
     out = []
     for h in range(hands):
-        seats = [
-            Both(GreedyBot(h, value_sense=False, exchange=False, claim_within=1), f"{h}:{s}") for s in (0, 1)
-        ]
+        seats = [Both(make_bot("level3", f"{h}:{s}"), f"{h}:{s}") for s in (0, 1)]
         play_hand(find_ruleset(rules), hand_seed("level3", h), seats)
         out += seats[0].seen + seats[1].seen
     return out
@@ -60,10 +58,10 @@ def test_level3_keeps_its_dealt_tiles_where_greedy_gives_some_back() -> None:
     assert any(g.kind is Kind.SELECT for g, _ in seen)  # greedy gives back lone honours in the same spots
 
 
-def test_level3_claims_only_within_one_of_ready() -> None:
+def test_level3_claims_only_what_makes_it_ready() -> None:
     claims = [(v, g, o) for v, g, o in _seen("wenzhou2p", 12) if v.phase is Phase.CLAIM and WIN not in [g, o]]
     opened = [(v, o) for v, _, o in claims if o != PASS]
-    assert opened and all(_after_claim(v, o) <= 1 for v, o in opened)
+    assert opened and all(_after_claim(v, o) == 0 for v, o in opened)
     assert all(o in (g, PASS) for _, g, o in claims)  # when it claims, it claims what greedy claims
     assert any(g != PASS and o == PASS for _, g, o in claims)  # and it lets some of greedy's claims go
 
@@ -71,5 +69,5 @@ def test_level3_claims_only_within_one_of_ready() -> None:
 def test_level3_is_the_intermediate_greedy() -> None:
     bot = make_bot("level3", 1)
     assert isinstance(bot, GreedyBot) and bot.name == "level3"
-    assert (bot.exchange, bot.claim_within, bot.value_sense, bot.riichi) == (False, 1, False, True)
+    assert (bot.exchange, bot.claim_within, bot.value_sense, bot.riichi) == (False, 0, False, True)
     assert isinstance(make_bot("level4", 1), GreedyBot) and make_bot("level4", 1).claim_within is None

@@ -13,7 +13,7 @@
 - Kongs when the kong keeps the shanten; accepts a triplet offer that lowers the shanten; picks the 搓牌
   kind that helps most; gives back isolated tiles in the start exchange.
 - The intermediate level (``level3``, 中级) is this bot with less to consider: no start exchange, claims only
-  near ready (at most one from it after the claim), no 温州 value sense.
+  a discard that makes the hand ready, no 温州 value sense.
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ class GreedyBot:
     the baseline the value sense is measured against (bot name ``greedy-plain``). ``riichi=False`` never
     declares 报听; ``stakes`` are the 温州 stakes it weighs; ``exchange=False`` keeps its dealt tiles in the
     start exchange (换牌); ``claim_within=s`` claims a discard only if the hand is then at most ``s`` from
-    ready (``level3``: 1)."""
+    ready (``level3``: 0, only a claim that makes it ready)."""
 
     name = "greedy"
     uses_view = True

@@ -30,7 +30,7 @@ BOTS: dict[str, Callable[[int | str], Bot]] = {
     "expert": ExpertBot,
     "level1": NoviceBot,
     "level2": lambda seed: NoviceBot(seed, counts=True),
-    "level3": lambda seed: GreedyBot(seed, value_sense=False, exchange=False, claim_within=1),
+    "level3": lambda seed: GreedyBot(seed, value_sense=False, exchange=False, claim_within=0),
     "level4": GreedyBot,
     "level5": lambda seed: ExpertBot(seed, name="level5"),
     "nn": lambda seed: _nn(seed),
