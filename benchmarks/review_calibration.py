@@ -1,6 +1,6 @@
 """Calibration of the review's chance of winning: predicted (the played action's ``win``) against observed.
 
-Self-play hands (benchmarks/review_hands.py, ``level5`` against ``level3``, swapping seats) are replayed
+Self-play hands (benchmarks/review_hands.py, ``level5`` against ``greedy``, swapping seats) are replayed
 and every decision with a choice is scored with :func:`erma.coach.review.win_chance` for the action played;
 the outcome is whether that seat won the hand. The decisions are cut into ten deciles of the prediction and
 each decile's mean prediction is set beside the observed rate (±5 points passes).
@@ -10,7 +10,7 @@ map — the observed rate in 20 quantile bins of the raw chance, made monotone (
 to paste into ``MAPS``. Fit on one seed, report on another.
 
 Usage: nice .venv/bin/python benchmarks/review_calibration.py [--decisions 20000] [--seed cal-r]
-       [--presets cuopai789,…] [--bots level5,level3] [--fit] [--json]
+       [--presets cuopai789,…] [--bots level5,greedy] [--fit] [--json]
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=20000)
     ap.add_argument("--seed", default="cal-r")
     ap.add_argument("--presets", default=",".join(PRESETS))
-    ap.add_argument("--bots", default="level5,level3")
+    ap.add_argument("--bots", default="level5,greedy")
     ap.add_argument("--fit", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
