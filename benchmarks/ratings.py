@@ -9,13 +9,16 @@ draw, which moves nothing).
 1. **Arena**: every pair of levels plays ``--arena`` hands (each wall twice, seats swapped) with the real
    engine; each hand's points (the first level's delta) are kept, so a simulated match is K whole hands
    drawn from the walls really played, and the points distribution is the real one (``--save-arena`` /
-   ``--load-arena`` keep the arena in a JSON file, so other K and seeds need not replay it).
+   ``--load-arena`` keep the arena in a JSON file, so other K and seeds need not replay it;
+   ``--reuse-arena F --replay NAMES`` takes from an earlier file of the same seed the pairs whose two levels
+   are unchanged, at the same places — the same walls and bot seeds, so the same hands).
 2. **True anchors**: the maximum-likelihood strengths of the levels under the rating model's own win
    probability (``erma.ratings.win_probability``, anchor σ 1) from the match outcomes of each pair (the
-   match win rates estimated from ``--calibration-matches`` simulated matches per pair), ``level3`` (=
-   greedy) pinned at 25 (the strongest when there is no level3): what anchors.toml should hold for these bots
-   (``--calibrate`` prints the rows). ``--truth toml`` uses the rows of anchors.toml instead (the anchors the
-   server plays with; report on an arena seed other than the one they were calibrated on);
+   match win rates estimated from ``--calibration-matches`` simulated matches per pair), ``level4`` (=
+   greedy, or ``greedy`` by name) pinned at 25 (the strongest when there is neither): what anchors.toml
+   should hold for these bots (``--calibrate`` prints the rows). ``--truth toml`` uses the rows of
+   anchors.toml instead (the anchors the server plays with; report on an arena seed other than the one they
+   were calibrated on);
    ``--calibration-arena F`` fits them on another arena file (another seed's) for any K.
 3. **Simulation** (``--trials`` runs, seeded): one fresh player per level and the levels' anchored bots. Each
    round every player plays one rated match: paired with the nearest rating among the players (matchmaking),
@@ -54,8 +57,8 @@ from erma.selfplay import hand_seed, play_hand
 LEVELS = [f"level{i}" for i in range(1, 6)]
 FALLBACK = ["mix:0.1", "mix:0.25", "mix:0.4", "mix:0.6", "greedy"]
 ANCHOR_SIGMA = 1.0
-PIN = ("level3", 25.0)
-"""The level pinned on the scale (greedy's 25, where a new person starts), when it is among the levels."""
+PIN = (("level4", "greedy"), 25.0)
+"""The level pinned on the scale: greedy (``level4``, or by its name) at 25, where a new person starts."""
 
 Arena = dict[tuple[int, int], list[int]]
 """(i, j) → the points of level i in each hand it played against level j (j's are the negatives)."""
@@ -86,12 +89,26 @@ def bot(name: str, seed: str) -> Any:
     return make_bot(name, seed)
 
 
-def arena(levels: list[str], hands: int, rules_name: str, seed: int) -> Arena:
-    """Each pair's hands (``hands`` of them, walls played twice with seats swapped): level i's points."""
+def arena(
+    levels: list[str],
+    hands: int,
+    rules_name: str,
+    seed: int,
+    kept: Arena | None = None,
+    defer: frozenset[str] = frozenset(),
+) -> Arena:
+    """Each pair's hands (``hands`` of them, walls played twice with seats swapped): level i's points.
+    A pair in ``kept`` is not played again: its hands are taken from there; a pair with a level in ``defer``
+    is left out."""
     rules = find_ruleset(rules_name)
     out: Arena = {}
     for i in range(len(levels)):
         for j in range(i + 1, len(levels)):
+            if kept is not None and (i, j) in kept:
+                out[(i, j)] = kept[(i, j)]
+                continue
+            if levels[i] in defer or levels[j] in defer:
+                continue
             a, b = bot(levels[i], f"{seed}:{i}:{j}:a"), bot(levels[j], f"{seed}:{i}:{j}:b")
             points = []
             for h in range(hands):
@@ -119,6 +136,20 @@ def load_arena(path: Path) -> tuple[list[str], str, int, Arena]:
         (int(k.split(",")[0]), int(k.split(",")[1])): [int(x) for x in v] for k, v in data["points"].items()
     }
     return list(data["levels"]), str(data["rules"]), int(data["seed"]), table
+
+
+def kept_pairs(path: Path, levels: list[str], rules: str, seed: int, hands: int, replay: list[str]) -> Arena:
+    """The pairs of an earlier arena file that need not be played again: same rules, seed and hands a pair,
+    both levels at the same places under the same names, and neither named in ``replay`` (the levels whose
+    bot changed since). The pair's walls and its bots' seeds come from the seed and the places, so such a
+    pair would play exactly the same hands."""
+    old_levels, old_rules, old_seed, old = load_arena(path)
+    if (old_rules, old_seed) != (rules, seed):
+        raise SystemExit(f"--reuse-arena {path}: {old_rules} seed {old_seed}, not {rules} seed {seed}")
+    same = {
+        k for k, lv in enumerate(levels) if k < len(old_levels) and old_levels[k] == lv and lv not in replay
+    }
+    return {(i, j): v for (i, j), v in old.items() if i in same and j in same and len(v) == hands}
 
 
 def match_outcome(rng: random.Random, table: Arena, a: int, b: int, k: int) -> int | None:
@@ -270,6 +301,24 @@ def main() -> None:
     parser.add_argument("--save-arena", type=Path, help="write the arena's hands to this JSON file")
     parser.add_argument("--load-arena", type=Path, help="read the arena's hands from this JSON file")
     parser.add_argument(
+        "--reuse-arena",
+        type=Path,
+        action="append",
+        help="take from this earlier arena file (same rules and seed; may be repeated) the pairs of levels "
+        "not in --replay",
+    )
+    parser.add_argument(
+        "--replay",
+        default="",
+        help="with --reuse-arena: the levels whose bot changed (their pairs are played)",
+    )
+    parser.add_argument(
+        "--defer",
+        default="",
+        help="leave out the pairs of these levels and stop after --save-arena (a partial arena, completed "
+        "later by --reuse-arena with --replay of these levels)",
+    )
+    parser.add_argument(
         "--truth",
         choices=("arena", "toml"),
         default="arena",
@@ -298,12 +347,21 @@ def main() -> None:
         else:
             levels = FALLBACK
         rules, seed = args.rules, args.seed
-        table = arena(levels, args.arena, rules, seed)
+        kept: Arena | None = None
+        for path in args.reuse_arena or []:
+            more = kept_pairs(path, levels, rules, seed, args.arena, args.replay.split(","))
+            print(f"pairs taken from {path}: {sorted(f'{levels[i]} v {levels[j]}' for i, j in more)}")
+            kept = {**more, **(kept or {})}
+        defer = frozenset(args.defer.split(",")) - {""}
+        table = arena(levels, args.arena, rules, seed, kept, defer)
         if args.save_arena:
             save_arena(args.save_arena, levels, rules, seed, table)
+        if defer:
+            print(f"a partial arena (no pairs of {', '.join(sorted(defer))}) saved in {args.save_arena}")
+            return
     arena_s = time.perf_counter() - t0
     n = len(levels)
-    pin = levels.index(PIN[0]) if PIN[0] in levels else n - 1
+    pin = next((levels.index(p) for p in PIN[0] if p in levels), n - 1)
     wins = match_table(table, n, args.hands, args.calibration_matches, seed)
     fitted = calibrate(wins, n, pin, PIN[1])
     if args.calibration_arena:

@@ -1,12 +1,12 @@
 """Review speed: a whole hand reviewed (both seats) by ``erma.coach.review_record``, per preset.
 
-Hands are self-play records (benchmarks/review_hands.py, ``level5`` against ``level3`` by default, the bots
+Hands are self-play records (benchmarks/review_hands.py, ``level5`` against ``greedy`` by default, the bots
 swapping seats every hand); each is reviewed for both seats with the default samples. Times are process CPU
 time of the review alone (one core; robust to other load on a shared machine), with the wall-clock time
 beside them. Prints a table and, with ``--json``, one line per preset.
 
 Usage: nice .venv/bin/python benchmarks/review.py [--hands 200] [--seed rv] [--presets cuopai789,…]
-       [--samples K] [--bots level5,level3] [--json]
+       [--samples K] [--bots level5,greedy] [--json]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def main() -> None:
     ap.add_argument("--seed", default="rv")
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--samples", type=int, default=None)
-    ap.add_argument("--bots", default="level5,level3")
+    ap.add_argument("--bots", default="level5,greedy")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     bots = args.bots.split(",")

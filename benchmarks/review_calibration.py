@@ -1,6 +1,6 @@
 """Calibration of the review's chance of winning: predicted (the played action's ``win``) against observed.
 
-Self-play hands (benchmarks/review_hands.py, ``level5`` against ``level3``, swapping seats) are replayed
+Self-play hands (benchmarks/review_hands.py, ``level5`` against ``greedy``, swapping seats) are replayed
 and every decision with a choice is scored with :func:`erma.coach.review.win_chance` for the action played;
 the outcome is whether that seat won the hand. The decisions are cut into ten deciles of the prediction and
 each decile's mean prediction is set beside the observed rate (±5 points passes).
@@ -11,7 +11,7 @@ appends one JSONL row per decision instead — the raw chance, what the seat saw
 which fits the model on one set of seeds and reports it on another (docs/review.md).
 
 Usage: nice .venv/bin/python benchmarks/review_calibration.py [--decisions 20000] [--seed cal-r]
-       [--presets cuopai789,…] [--bots level5,level3] [--raw] [--json] [--dump PATH [--start HAND]]
+       [--presets cuopai789,…] [--bots level5,greedy] [--raw] [--json] [--dump PATH [--start HAND]]
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=20000)
     ap.add_argument("--seed", default="cal-r")
     ap.add_argument("--presets", default=",".join(PRESETS))
-    ap.add_argument("--bots", default="level5,level3")
+    ap.add_argument("--bots", default="level5,greedy")  # (greedy: level3 when the model was fitted)
     ap.add_argument("--raw", action="store_true", help="the race's chance, no model")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--dump", metavar="PATH", help="append raw rows (JSONL) instead of a table")

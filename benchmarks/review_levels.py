@@ -1,13 +1,13 @@
 """Validity of the review: the mean value lost per decision of each bot level, which should order the
 levels as the arena does (level1 losing most).
 
-Each level plays ``--hands`` self-play hands against the same opponent (``level3``; the two swap seats every
+Each level plays ``--hands`` self-play hands against the same opponent (``greedy``; the two swap seats every
 hand, benchmarks/review_hands.py) and only the level's seat is reviewed. Prints, per preset and level, the
 decisions, the mean value lost per decision with a 95 % interval (from the per-hand figures, each hand
 weighted by its decisions), the agreement and the mistakes per decision.
 
 Usage: nice .venv/bin/python benchmarks/review_levels.py [--hands 60] [--seed lv] [--presets …]
-       [--samples 8] [--opponent level3] [--json]
+       [--samples 8] [--opponent greedy] [--json]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def main() -> None:
     ap.add_argument("--seed", default="lv")
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--samples", type=int, default=8)
-    ap.add_argument("--opponent", default="level3")
+    ap.add_argument("--opponent", default="greedy")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     for preset in args.presets.split(","):

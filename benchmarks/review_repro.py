@@ -1,7 +1,7 @@
 """Reproducibility of the review's mistakes: the same hands reviewed with two seeds of the hidden-tile
 samples; the share of the mistakes flagged with the first seed that are flagged again with the second.
 
-Hands are self-play records (benchmarks/review_hands.py, ``level5`` against ``level3`` by default), reviewed
+Hands are self-play records (benchmarks/review_hands.py, ``level5`` against ``greedy`` by default), reviewed
 for both seats.
 
 Usage: nice .venv/bin/python benchmarks/review_repro.py [--hands 100] [--seed rp] [--presets …]
@@ -24,7 +24,7 @@ def main() -> None:
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--seeds", default="review,again")
     ap.add_argument("--samples", type=int, default=None)
-    ap.add_argument("--bots", default="level5,level3")
+    ap.add_argument("--bots", default="level5,greedy")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     first, second = args.seeds.split(",")

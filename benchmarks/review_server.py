@@ -2,7 +2,7 @@
 from the store, and that the event loop keeps serving while reviews compute (they run in the review workers).
 
 Starts ``erma serve`` (a temporary SQLite database, ``review_workers``), stores ``--hands`` self-play hands
-(level3 against level3, one preset) for a guest, then asks for the review of the guest's seat of each hand one
+(greedy against greedy, one preset) for a guest, then asks for the review of the guest's seat of each hand one
 after another (``GET /api/games/{id}/review``, polling the 202), while a thread asks ``/healthz`` every 50 ms.
 Prints: the wait for each review (request to 200: p50 / p95 / max), the same request again (served from the
 store), /healthz latency during the reviews (p50 / p99 / max) and the server's loop-lag samples over 50 ms
@@ -44,7 +44,7 @@ def quantile(xs: list[float], q: float) -> float:
 
 
 def hands(preset: str, n: int, seed: int) -> list[dict[str, Any]]:
-    """``n`` self-play hands of ``preset`` (level3 against level3) as records."""
+    """``n`` self-play hands of ``preset`` (greedy against greedy) as records."""
     from erma.bots import make_bot
     from erma.game.record import to_record
     from erma.rules import find_ruleset
@@ -53,7 +53,7 @@ def hands(preset: str, n: int, seed: int) -> list[dict[str, Any]]:
     rules = find_ruleset(preset)
     out = []
     for i in range(n):
-        bots = [make_bot("level3", bot_seed(seed, i, s)) for s in (0, 1)]
+        bots = [make_bot("greedy", bot_seed(seed, i, s)) for s in (0, 1)]
         out.append(to_record(play_hand(rules, hand_seed(seed, i), bots)))
     return out
 
@@ -152,7 +152,7 @@ def main() -> None:
         server.wait(10)
         shutil.rmtree(data, ignore_errors=True)
 
-    print(f"{args.preset}: {len(games)} hands (level3 vs level3, seed {args.seed}), workers {args.workers}")
+    print(f"{args.preset}: {len(games)} hands (greedy vs greedy, seed {args.seed}), workers {args.workers}")
     print(f"  decisions per reviewed seat: mean {statistics.mean(decisions):.1f}, max {max(decisions)}")
     print(
         f"  wait for a review (request to 200, s): p50 {quantile(waits, 0.5):.2f}"

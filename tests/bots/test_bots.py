@@ -15,6 +15,7 @@ def test_make_bot() -> None:
     assert bot_names() == [
         "expert",
         "greedy",
+        "greedy-maidi",
         "greedy-plain",
         "level1",
         "level2",

@@ -15,13 +15,13 @@ ROOM = '[[room]]\nid = "r"\nrules = "classic64"\n'
 def test_packaged_rooms_name_a_bot_level() -> None:
     rooms = load_rooms()
     assert all(1 <= r.bot_level <= 5 for r in rooms.values())
-    assert rooms["cuopai-pro"].bot_level == 5 and rooms["cuopai-novice"].public()["bot_level"] == 3
+    assert rooms["cuopai-pro"].bot_level == 5 and rooms["cuopai-novice"].public()["bot_level"] == 4
 
 
 def test_bot_level_default_and_value(tmp_path: Path) -> None:
     path = tmp_path / "rooms.toml"
     path.write_text(ROOM, encoding="utf-8")
-    assert load_rooms(path)["r"].bot_level == 3
+    assert load_rooms(path)["r"].bot_level == 4
     path.write_text(ROOM + "bot_level = 5\n", encoding="utf-8")
     assert load_rooms(path)["r"].bot_level == 5
 

@@ -17,9 +17,10 @@ passed it by). Claims, kongs, 报听, the triplet offer, 搓牌 and the start ex
 each outcome; 买底 / 顶底 weigh what each raise adds against what it costs at even chances; 温州 takes a
 win now when it is worth more than the estimate of going on. The 海底 pick is blind (random).
 
-With ``Settings.base`` (level5, the default) the bot plays level4's greedy choice and the estimate overrides
-it only where that measured better in the arena: the discards that leave the hand ready or one from ready
-(温州: one from ready), every discard after the opponent's 报听, 报听 itself and the triplet offer.
+With ``Settings.base`` (level5, the default) the bot plays greedy's choice without 报听 (``greedy-maidi``'s,
+the level4 before 2026-12-01 evening, with both stakes) and the estimate overrides it only where that
+measured better in the arena: the discards that leave the hand ready or one from ready (温州: one from
+ready), every discard after the opponent's 报听, 报听 itself and the triplet offer.
 
 The bot reads only :class:`~erma.game.seatview.SeatView`; its random generators break exact ties.
 """
@@ -57,7 +58,8 @@ UNDECLARED = 0.3
 """Where 报听 is allowed: the share of the opponent's ready chance left when it has not declared."""
 RIICHI_MARGIN = {"cuopai13": 1.0}
 """The 报听 margin (``Settings.riichi_margin``) by fan table where the lock costs more than the default:
-cuopai789's small table (measured on seed t5: level5 vs level4 +0.33 with 1.0, +0.23 with 0.25)."""
+cuopai789's small table (measured on seed t5: level5 vs the level4 of then, ``greedy-maidi``, +0.33 with
+1.0, +0.23 with 0.25)."""
 EXCHANGE_SAMPLES = 48
 """Refills of the hand sampled for each start-exchange choice."""
 EXCHANGE_GAIN = 0.03
@@ -490,7 +492,7 @@ class Estimator:
 
 
 class ExpertBot:
-    """高手: the estimate of :class:`Estimator` for every kind of choice (``level3``–``level5`` settings)."""
+    """高手: the estimate of :class:`Estimator` for every kind of choice (``level5`` and ``expert``)."""
 
     name = "expert"
     uses_view = True

@@ -12,6 +12,8 @@
 - Declares ready (报听) when the hand is ready with at least two unseen winning tiles.
 - Kongs when the kong keeps the shanten; accepts a triplet offer that lowers the shanten; picks the 搓牌
   kind that helps most; gives back isolated tiles in the start exchange.
+- The intermediate level (``level3``, 中级) is this bot with less to consider: no start exchange, claims only
+  a discard that makes the hand ready, no 温州 value sense.
 """
 
 from __future__ import annotations
@@ -217,7 +219,10 @@ class GreedyBot:
     """贪心: lowest shanten, most unseen useful tiles; in 温州 it weighs 软 / 硬 / 双翻 (``value_sense``).
 
     ``value_sense=False`` is the plain greedy bot (every legal win taken, waits by count alone), kept as
-    the baseline the value sense is measured against (bot name ``greedy-plain``)."""
+    the baseline the value sense is measured against (bot name ``greedy-plain``). ``riichi=False`` never
+    declares 报听; ``stakes`` are the 温州 stakes it weighs; ``exchange=False`` keeps its dealt tiles in the
+    start exchange (换牌); ``claim_within=s`` claims a discard only if the hand is then at most ``s`` from
+    ready (``level3``: 0, only a claim that makes it ready)."""
 
     name = "greedy"
     uses_view = True
@@ -229,11 +234,15 @@ class GreedyBot:
         value_sense: bool = True,
         riichi: bool = True,
         stakes: Stakes = Stakes.NONE,
+        exchange: bool = True,
+        claim_within: int | None = None,
     ) -> None:
         self.rng = random.Random(f"greedy:{seed}")
         self.value_sense = value_sense
         self.riichi = riichi
         self.stakes = stakes
+        self.exchange = exchange
+        self.claim_within = claim_within
         if not value_sense:
             self.name = "greedy-plain"
 
@@ -362,6 +371,8 @@ class GreedyBot:
             # after a pung or chow the hand has 3k+2 tiles (the formula is the best discard's shanten);
             # after a kong 3k+1 tiles that need one set less, before the replacement draw
             after = _sh(view, k, n, melded=True)
+            if self.claim_within is not None and after > self.claim_within:
+                continue  # too far from ready for this bot to open its hand
             if after < now and (best is None or after < best[0]):
                 best = (after, a)
         return best[1] if best else PASS
@@ -399,6 +410,8 @@ class GreedyBot:
 
     def _exchange(self, view: BotView, legal: list[Action]) -> Action:
         # give back single honours and isolated terminals, one at a time, then commit
+        if not self.exchange:
+            return Action(Kind.EXCHANGE)  # keeps the tiles dealt
         for a in legal:
             if a.kind is Kind.SELECT and _isolation(view, a.tile) >= 5:
                 return a

@@ -151,8 +151,8 @@ MODELS: dict[str, Model] = {
 }
 # fmt: on
 """Per preset (see :data:`Model`): ``review_calibration_fit.py --fit P.cal-t.jsonl P.cal-v.jsonl --iso 20``
-(``level5`` against ``level3``, 140,000 decisions per preset of the seeds ``cal-t`` and ``cal-v``), reported
-on ``cal-r3`` (docs/review.md)."""
+(``level5`` against ``greedy``, level3 then, 140,000 decisions per preset of the seeds ``cal-t`` and
+``cal-v``), reported on ``cal-r3`` (docs/review.md)."""
 
 
 def calibrated(rules: str, raw: float, f: Mapping[str, Any]) -> float:

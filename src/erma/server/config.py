@@ -25,8 +25,8 @@ class Room:
     """Beans needed to sit down (and to play another hand)."""
     bean_rate: int
     """Beans per point."""
-    bot_level: int = 3
-    """The level (1–5, bots ``level1`` … ``level5``) of the bot that fills an empty seat (3: greedy, the bot
+    bot_level: int = 4
+    """The level (1–5, bots ``level1`` … ``level5``) of the bot that fills an empty seat (4: greedy, the bot
     every room had before levels)."""
     rated_hands: int = 8
     """Hands in a rated match (一场, like a 半庄's 8): the rating and rank move once per block of this many
@@ -98,7 +98,7 @@ def load_rooms(path: str | Path | None = None) -> dict[str, Room]:
             value = row.get(key, 1)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RuleSetError(f"{label} ({row['id']}): {key} must be an int ≥ 0, not {value!r}")
-        level = row.get("bot_level", 3)
+        level = row.get("bot_level", 4)
         if not isinstance(level, int) or isinstance(level, bool) or level not in BOT_LEVELS:
             raise RuleSetError(f"{label} ({row['id']}): bot_level must be an int 1–5, not {level!r}")
         rated = row.get("rated_hands", 8)
