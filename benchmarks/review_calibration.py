@@ -19,21 +19,24 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Iterator
+from typing import Any
 
 from erma.coach import calibration
 from erma.coach.review import win_chance
 from erma.game import legal_actions, seat_view
 from erma.game.actions import Action, Kind
 from erma.game.record import steps
+from erma.game.state import GameState
 from review_hands import PRESETS, play
 
+Choice = tuple[dict[str, Any], int, int, GameState, list[Action], Action]
 
-def hand_points(preset: str, seed: str, index: int, bots: list[str]) -> list[tuple[float, int]]:
-    """(predicted, won) for every decision with a choice of hand ``index``."""
+
+def choices(preset: str, seed: str, index: int, bots: list[str]) -> Iterator[Choice]:
+    """Hand ``index``'s decisions with a choice: (record, step, seat, state, legal, action played) — the
+    action among the legal ones (the record's result tells the outcome)."""
     record = play(preset, seed, index, bots)
-    result = record["result"] or {}
-    winner = result.get("winner") if result.get("reason") == "win" else None
-    out = []
     for step, (state, who, text) in enumerate(steps(record)):
         if who < 0 or state.actor != who:
             continue
@@ -41,8 +44,21 @@ def hand_points(preset: str, seed: str, index: int, bots: list[str]) -> list[tup
         legal = legal_actions(state, who)
         if action.kind in (Kind.TIMEOUT, Kind.ESCAPE) or len(legal) < 2 or action not in legal:
             continue
+        yield record, step, who, state, legal, action
+
+
+def winner_of(record: dict[str, Any]) -> int | None:
+    """The seat that won the hand (None: drawn or escaped)."""
+    result = record["result"] or {}
+    return result.get("winner") if result.get("reason") == "win" else None
+
+
+def hand_points(preset: str, seed: str, index: int, bots: list[str]) -> list[tuple[float, int]]:
+    """(predicted, won) for every decision with a choice of hand ``index``."""
+    out = []
+    for record, step, who, state, legal, action in choices(preset, seed, index, bots):
         p = win_chance(seat_view(state, who), legal, action, seed=seed, step=step)
-        out.append((p, int(winner == who)))
+        out.append((p, int(winner_of(record) == who)))
     return out
 
 
@@ -51,20 +67,12 @@ def hand_rows(preset: str, seed: str, index: int, bots: list[str]) -> list[dict[
     played, what the seat saw that a map may use, and the outcome (``--dump``)."""
     saved = calibration.MODELS.pop(preset, None)
     try:
-        record = play(preset, seed, index, bots)
-        result = record["result"] or {}
-        winner = result.get("winner") if result.get("reason") == "win" else None
         out: list[dict[str, object]] = []
-        for step, (state, who, text) in enumerate(steps(record)):
-            if who < 0 or state.actor != who:
-                continue
-            action = Action.parse(text)
-            legal = legal_actions(state, who)
-            if action.kind in (Kind.TIMEOUT, Kind.ESCAPE) or len(legal) < 2 or action not in legal:
-                continue
+        for record, step, who, state, legal, action in choices(preset, seed, index, bots):
             view = seat_view(state, who)
             raw = win_chance(view, legal, action, seed=seed, step=step)
             features = calibration.features(view, legal)
+            winner = winner_of(record)
             out.append({"preset": preset, "seed": seed, "hand": index, "step": step, "seat": who,
                         "bot": record["bots"][who], "raw": round(raw, 6), **features,
                         "won": int(winner == who), "drawn": int(winner is None)})  # fmt: skip
