@@ -13,6 +13,34 @@ function el(tag, cls = "", text = "") {
   return e;
 }
 
+/** The table of a stored hand at one step, read-only (a replay's, a review's): the players as the record names
+ *  them (a bot's name in the current language; the table words an unnamed own seat). */
+export function recordTable(players, me, view, { prev = null, room = null, oppHand = null, riichiAt = [null, null], lastDiscarder = null } = {}) {
+  const names = [0, 1].map((s) => ({ name: players?.[s] ? playerName(players[s]) : s === me ? "" : t("opponent") }));
+  const wrap = el("div", "replay-table");
+  renderTable(wrap, {
+    view: { ...view, players: names, hints: {} },
+    prev,
+    players: names,
+    room,
+    selected: new Set(),
+    riichi: false,
+    hover: null,
+    deadline: 0,
+    readonly: true,
+    oppHand,
+    riichiAt,
+    lastDiscarder,
+    act() {},
+    toggle() {},
+    toggleRiichi() {},
+    setHover() {},
+    setAutoplay() {},
+    commitExchange() {},
+  });
+  return wrap;
+}
+
 /** Small inline icons (the symbol fonts of many systems lack ⏮ ⏭ ⏸). */
 const ICONS = {
   first: "M3 3h2v10H3zM14 3v10L6 8z",
@@ -132,29 +160,13 @@ export function renderReplay(R, ui) {
   head.appendChild(right);
   root.appendChild(head);
 
-  // the players as the record names them (a bot's name in the current language)
-  const names = [0, 1].map((s) => ({ name: d.players?.[s] ? playerName(d.players[s]) : s === me ? "" : t("opponent") })); // (the table words an unnamed own seat)
   const marks = riverMarks(steps, R.step);
-  const wrap = el("div", "replay-table");
-  renderTable(wrap, {
-    view: { ...cur.view, players: names, hints: {} },
+  const wrap = recordTable(d.players, me, cur.view, {
     prev: R.step > 0 && R.shown === R.step - 1 ? steps[R.step - 1].view : null,
-    players: names,
     room: d.room,
-    selected: new Set(),
-    riichi: false,
-    hover: null,
-    deadline: 0,
-    readonly: true,
     oppHand: cur.hands[1 - me],
     riichiAt: marks.riichiAt,
     lastDiscarder: marks.last,
-    act() {},
-    toggle() {},
-    toggleRiichi() {},
-    setHover() {},
-    setAutoplay() {},
-    commitExchange() {},
   });
   R.shown = R.step;
   root.appendChild(wrap);

@@ -4,8 +4,8 @@
 // Data: GET /api/games/{id}/review (202 while the server computes it: ask again), …/replay, /api/me/reviews.
 
 import { ApiError, call } from "./api.js";
-import { pick, playerName, t } from "./i18n.js";
-import { renderTable } from "./table.js";
+import { pick, t } from "./i18n.js";
+import { recordTable } from "./replay.js";
 import { parseTiles, tileImg } from "./tiles.js";
 
 function el(tag, cls = "", text = "") {
@@ -306,28 +306,8 @@ export function renderReview(R, ui) {
   }
   // the table as the seat saw it when deciding: the record replayed `step` actions
   const step = d0.steps[Math.min(d.step, d0.steps.length - 1)];
-  const names = [0, 1].map((s) => ({ name: d0.players?.[s] ? playerName(d0.players[s]) : s === me ? "" : t("opponent") })); // (the table words an unnamed own seat)
-  const wrap = el("div", "replay-table");
-  renderTable(wrap, {
-    view: { ...step.view, players: names, hints: {} },
-    prev: null,
-    players: names,
-    room: d0.room && d0.room.bean_rate !== undefined ? d0.room : null, // (a record from before rooms: none)
-    selected: new Set(),
-    riichi: false,
-    hover: null,
-    deadline: 0,
-    readonly: true,
-    oppHand: null,
-    riichiAt: [null, null],
-    lastDiscarder: null,
-    act() {},
-    toggle() {},
-    toggleRiichi() {},
-    setHover() {},
-    setAutoplay() {},
-    commitExchange() {},
-  });
+  const room = d0.room && d0.room.bean_rate !== undefined ? d0.room : null; // (a record from before rooms: none)
+  const wrap = recordTable(d0.players, me, step.view, { room });
   root.appendChild(wrap);
 
   const panel = el("div", "review-panel");
