@@ -93,6 +93,14 @@ def check_bars(p: Page, decision: dict[str, Any]) -> None:
     assert p.page.get_attribute("[data-testid=review]", "data-step") == str(decision["step"])
 
 
+def shot_from_top(p: Page, name: str) -> None:
+    """A full-page screenshot scrolled to the top (one taken scrolled down draws the sticky top bar where the
+    view was, across the page)."""
+    p.page.evaluate("() => window.scrollTo(0, 0)")
+    p.page.wait_for_timeout(200)
+    p.shot(name, full_page=True)
+
+
 def goto_next_mistake(p: Page, review: dict[str, Any]) -> int:
     """Click 下个失误 from where the page is; the index it must land on is the coach's next flagged one."""
     at = int(p.page.get_attribute("[data-testid=review]", "data-decision") or 0)
@@ -134,9 +142,7 @@ def test_review_from_the_settlement_of_a_played_hand(page: Page, tmp_path: Path)
     summary = p.page.inner_text("[data-testid=review-summary]")
     (mine,) = [s for s in expected["summary"] if s["seat"] == seat]
     assert str(mine["mistakes"]) in summary and f"{math.floor(mine['agreement'] * 100 + 0.5)}%" in summary
-    p.page.evaluate("() => window.scrollTo(0, 0)")
-    p.page.wait_for_timeout(200)
-    p.shot("review-desktop-zh", full_page=True)
+    shot_from_top(p, "review-desktop-zh")
     translated(p, "review (zh)")
     fits(p, "review (desktop)")
     # the settlement's countdown stands still while reviewing; closing goes back to the settlement
@@ -227,9 +233,7 @@ def test_review_from_the_history_on_a_phone_in_english(
         p.page.wait_for_function(
             f"() => document.querySelector('[data-testid=review]').dataset.decision === '{first}'"
         )
-        p.page.evaluate("() => window.scrollTo(0, 0)")
-        p.page.wait_for_timeout(200)
-        p.shot("review-phone-en", full_page=True)
+        shot_from_top(p, "review-phone-en")
         translated(p, "review (en)")
         fits(p, "review (phone)")
 
@@ -248,11 +252,7 @@ def test_review_from_the_history_on_a_phone_in_english(
         )
         assert shown == want
         fits(p, "review question (phone)")
-        p.page.evaluate(
-            "() => window.scrollTo(0, 0)"
-        )  # (a full-page shot draws the sticky bar where the view is)
-        p.page.wait_for_timeout(200)
-        p.shot("review-phone-spoiler", full_page=True)
+        shot_from_top(p, "review-phone-spoiler")
         guess = expected["decisions"][first]["best"]
         p.page.click(f"[data-testid=review-choice][data-action='{guess}']")
         p.page.wait_for_selector("[data-testid=review-bar]")
@@ -269,9 +269,7 @@ def test_review_from_the_history_on_a_phone_in_english(
         assert p.page.inner_text("[data-testid=review-question] .ask") in ("你会打哪张？", "你会怎么选？")
         p.page.click("[data-testid=review-reveal]")
         p.page.wait_for_selector("[data-testid=review-bar]")
-        p.page.evaluate("() => window.scrollTo(0, 0)")
-        p.page.wait_for_timeout(200)
-        p.shot("review-phone-zh", full_page=True)
+        shot_from_top(p, "review-phone-zh")
         translated(p, "review (phone, zh)")
         fits(p, "review (phone, zh)")
 
@@ -325,9 +323,7 @@ def test_review_of_a_wenzhou_hand(
         assert mistake in p.page.inner_text("[data-testid=review-decision]")
         second = goto_next_mistake(p, expected)
         check_bars(p, expected["decisions"][second])
-        p.page.evaluate("() => window.scrollTo(0, 0)")
-        p.page.wait_for_timeout(200)
-        p.shot(f"review-wenzhou-{size[0]}-{lang}", full_page=True)
+        shot_from_top(p, f"review-wenzhou-{size[0]}-{lang}")
         # worded for one hand, and the seat of a record without names is "You", not "You (you)"
         trend = p.page.inner_text("[data-testid=review-trend]")
         assert ("Your last reviewed hand" if lang == "en" else "最近 1 局的复盘") in trend
