@@ -104,3 +104,62 @@ def test_stakes_dealer_raises_and_a_lone_dingdi_is_declined() -> None:
     legal = legal_actions(state, state.actor)
     assert make_bot("level5").choose(seat_view(state, state.actor), legal).kind is Kind.MAIDI
     assert make_bot("level3").choose(seat_view(state, state.actor), legal).kind is Kind.PASS
+
+
+def test_a_hand_ready_later_may_declare() -> None:
+    """One draw ahead or after a claim, a ready hand is worth the better of playing on and declaring 报听
+    (less the margin), horizon by horizon: never less than playing on, more for an open hand whose discard
+    wins reach the minimum fan only with 报听's, and the same with ``declare_ahead`` off or where 报听 is not
+    allowed."""
+    from erma.analysis.api import pack
+    from erma.hand import Meld, MeldKind
+    from erma.tiles import parse
+
+    rules = find_ruleset("classic64")
+    view = seat_view(new_hand(rules, "later", dealer=0), 0)
+    # 123m 567m 333z open, 23m 11z concealed: 混一色 alone is short of 8 on a discard win
+    melds = (
+        Meld(MeldKind.CHOW, 0, claimed=0),
+        Meld(MeldKind.CHOW, 4, claimed=4),
+        Meld(MeldKind.PUNG, 29, claimed=29),
+    )
+    key = pack(parse("23m11z"))
+    est = Estimator(view, Settings())
+    assert est.wait(key, 4, 0, melds, False)[2] == 0 < est.wait(key, 4, 0, melds, True)[2]
+    plain = est.ready_race(est.wait(key, 4, 0, melds, False), 10)
+    later = est.later_ready(key, 4, 0, melds, 10)
+    assert all(x >= y for x, y in zip(later[0], plain[0], strict=True))
+    assert later[0][10] > plain[0][10]
+    off = Estimator(view, Settings(declare_ahead=False)).later_ready(key, 4, 0, melds, 10)
+    assert off == plain
+    no_riichi = find_ruleset("classic64", {"declare_ready_enabled": False})
+    e2 = Estimator(seat_view(new_hand(no_riichi, "later", dealer=0), 0), Settings())
+    assert e2.later_ready(key, 4, 0, melds, 10) == e2.ready_race(e2.wait(key, 4, 0, melds, False), 10)
+
+
+def test_typical_rates_are_settings() -> None:
+    """A hand two from ready is valued by rates: a higher slope or value share makes it worth more."""
+    from erma.analysis.api import pack
+    from erma.tiles import parse
+
+    view = seat_view(new_hand(find_ruleset("classic64"), "rates", dealer=0), 0)
+    key = pack(parse("1245789m112234z"))
+    assert Estimator(view, Settings()).shanten(key, 13, 0) == 2
+
+    def worth(**kw: float) -> float:
+        a, _ = Estimator(view, Settings(**kw)).race(key, 13, 0, (), 10)  # type: ignore[arg-type]
+        return a[10]
+
+    assert (
+        worth(typical_slope=1.5, typical_value=1.0) > worth() > worth(typical_slope=0.25, typical_value=0.5)
+    )
+
+
+def test_exchange_pick_stops_at_the_rules_limit() -> None:
+    from erma.bots.expert import exchange_pick
+
+    rules = find_ruleset("cuopai789", {"start_exchange_max": 1})
+    state = new_hand(rules, "ex3", dealer=0)
+    view = seat_view(state, 0)
+    unseen = [view.unseen(t) for t in range(34)]
+    assert exchange_pick(view, unseen, "s", [27]) is None  # 1z marked: the one tile allowed

@@ -71,3 +71,35 @@ def test_level3_is_the_intermediate_greedy() -> None:
     assert isinstance(bot, GreedyBot) and bot.name == "level3"
     assert (bot.exchange, bot.claim_within, bot.value_sense, bot.riichi) == (False, 0, False, True)
     assert isinstance(make_bot("level4", 1), GreedyBot) and make_bot("level4", 1).claim_within is None
+
+
+def test_exchange_step_gives_back_single_honours_and_isolated_terminals() -> None:
+    """Greedy's start exchange, step by step: the first unmarked single honour or isolated terminal (in the
+    rules' kind order), then commit; no more than ``start_exchange_max``."""
+    from erma.bots.greedy import exchange_step
+    from erma.game import new_hand, seat_view
+
+    view = seat_view(new_hand(find_ruleset("cuopai789"), "ex3", dealer=0), 0)
+    # 44m 7m 1p 6p 3s 4s 7s 9s 1z 22z 3z 6z: 1p is an isolated terminal, 1z 3z 6z single honours
+    assert [t for t in range(34) for _ in range(view.hand[t])] == [
+        3,
+        3,
+        6,
+        9,
+        14,
+        20,
+        21,
+        24,
+        26,
+        27,
+        28,
+        28,
+        29,
+        32,
+    ]
+    steps = []
+    while (t := exchange_step(view, steps)) is not None:
+        steps.append(t)
+    assert steps == [9, 27, 29, 32]
+    capped = seat_view(new_hand(find_ruleset("cuopai789", {"start_exchange_max": 2}), "ex3", dealer=0), 0)
+    assert exchange_step(capped, [9, 27]) is None

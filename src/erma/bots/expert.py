@@ -9,7 +9,10 @@ a ready hand scored with the room's own fan table (standard family: :func:`erma.
 imagined completion, with the minimum and the cap; 温州: the multiplier 软 ×1 / 硬 ×2 / 双翻 ×4 of
 :func:`erma.bots.greedy.wz_wait`) — and the opponent's win costs its mean. One shanten from ready, the
 estimate looks one draw further (``depth=2``): every drawn tile that makes the hand ready, the best
-discard then, and that ready hand's scored waits (exact expectimax over the kinds of the next draw).
+discard then, and that ready hand's scored waits (exact expectimax over the kinds of the next draw); such a
+hand, and one a claim makes ready, may still declare 报听 on a later discard (``Settings.declare_ahead``).
+Two or more from ready, rates: the level's own unseen useful tiles, typical rates below it and a share of
+the mean win (:data:`TYPICAL_SLOPE`, :data:`TYPICAL_VALUE`, fitted to the exact lookahead).
 
 A discard is also weighed by the chance it deals in (点炮): the chance the opponent is ready times the
 chance the tile is among its waits (the unseen shapes that wait on it; nothing after the opponent's 报听
@@ -66,6 +69,15 @@ EXCHANGE_GAIN = 0.03
 """The least mean-shanten gain for which a tile is given back in the start exchange."""
 OPPONENT_WAIT_KINDS = 2.0
 """Kinds a ready opponent waits on, on average (for the hazard of its turns)."""
+TYPICAL_SLOPE = 0.75
+"""A hand two or more from ready, rates only: each level above ready has (1 + this × level) times a ready
+hand's wait of two kinds in useful tiles."""
+TYPICAL_VALUE = 0.65
+"""… and its win is worth this share of the mean win. Both fitted (2026-12-02, ``scripts/typical_rates.py``)
+to the exact lookahead to ready (scored waits) over the hands two and three from ready of level5-vs-greedy
+play: the figures of before (1.5 and the whole mean) valued those hands about 5 points too high in classic64
+and wushuang128 (0.46 in cuopai789), which made a claim that brings the hand to one from ready (valued
+exactly) look worse than passing (valued by rates)."""
 
 
 def _count(key: int, t: int) -> int:
@@ -143,6 +155,14 @@ class Settings:
     before its 报听), the estimate (with dealing in) ranks every lowest-shanten discard."""
     own: frozenset[Phase] = frozenset({Phase.TRIPLET})
     """With ``base``: the phases besides the turn decided by the estimate (claims, offers …)."""
+    typical_slope: float = TYPICAL_SLOPE
+    """Rates only: the useful tiles of each level above ready (:data:`TYPICAL_SLOPE`)."""
+    typical_value: float = TYPICAL_VALUE
+    """Rates only: the share of the mean win (:data:`TYPICAL_VALUE`)."""
+    declare_ahead: bool = True
+    """Where 报听 is allowed: a hand that gets ready later (one draw ahead, or by a claim) may declare then,
+    so its ready hands are worth the better of playing on and declaring (less the 报听 margin), not only the
+    first (which undervalued open hands: their waits often reach the minimum fan only with 报听's fans)."""
 
 
 class Estimator:
@@ -196,6 +216,11 @@ class Estimator:
         self.seeds = [f"{seed}:{view.version}:{i}" for i in range(settings.samples)]
         self._races: dict[tuple[float | int, ...], tuple[list[float], list[float]]] = {}
         self._hands: dict[tuple[object, ...], tuple[list[float], list[float]]] = {}
+        self.declare = (
+            settings.declare_ahead and rules.declare_ready_enabled and not self.wz and not view.riichi[me]
+        )
+        """A later ready hand may still declare 报听 (:meth:`later_ready`)."""
+        self.margin = RIICHI_MARGIN.get(rules.fan_table, settings.riichi_margin)
 
     # ------------------------------------------------------------------------------ shapes
 
@@ -352,6 +377,34 @@ class Estimator:
             a[t] = -h * self.cost + (1 - h) * b[t]
         return a, b
 
+    def later_ready(
+        self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int
+    ) -> tuple[list[float], list[float]]:
+        """(A, B) of a ready 3k+1 hand reached later, not declared: the better, horizon by horizon, of playing
+        on and (where 报听 is allowed, :attr:`declare`) declaring with the margin taken off."""
+        plain = self.ready_race(self.wait(key, n, jokers, melds, False), turns)
+        if not self.declare:
+            return plain
+        memo = ("later", key, n, jokers, melds, turns)
+        got = self._hands.get(memo)
+        if got is None:
+            decl = self.ready_race(self.wait(key, n, jokers, melds, True), turns)
+            m = self.margin
+            got = self._hands[memo] = (
+                [max(x, y - m * abs(y)) for x, y in zip(plain[0], decl[0], strict=True)],
+                [max(x, y - m * abs(y)) for x, y in zip(plain[1], decl[1], strict=True)],
+            )
+        return got
+
+    def race_later(
+        self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int
+    ) -> tuple[list[float], list[float]]:
+        """:meth:`race` of a hand reached without a discard decision now (after a claim): ready hands may
+        declare 报听 on a later discard (:meth:`later_ready`)."""
+        if self.declare and self.shanten(key, n, jokers, melded=len(melds) > len(self.melds)) <= 0:
+            return self.later_ready(key, n, jokers, melds, turns)
+        return self.race(key, n, jokers, melds, turns)
+
     def race(
         self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int, riichi: bool = False
     ) -> tuple[list[float], list[float]]:
@@ -379,7 +432,7 @@ class Estimator:
                 for d in self.kinds:
                     if not _count(k, d) or self.shanten(k - INC[d], n, j) != 0:
                         continue
-                    a_d, _ = self.ready_race(self.wait(k - INC[d], n, j, melds, False), turns)
+                    a_d, _ = self.later_ready(k - INC[d], n, j, melds, turns)
                     if best is None or a_d[turns - 1] > best[turns - 1]:
                         best = a_d
                 if best is None:
@@ -401,10 +454,10 @@ class Estimator:
         if self.s.samples and not self.wz:
             m = self.completions(key, n, melds)
         else:
-            m = self.mean if all(x.is_concealed for x in melds) else self.mean_open
+            m = self.s.typical_value * (self.mean if all(x.is_concealed for x in melds) else self.mean_open)
         a_lvl, b_lvl = self.ready_race((p0, m, RON_SHARE * p0, m), turns)
         for level in range(1, s + 1):
-            rate = q if level == s else min(0.6, (1 + 1.5 * level) * p0)
+            rate = q if level == s else min(0.6, (1 + self.s.typical_slope * level) * p0)
             a_lvl, b_lvl = self.chain(a_lvl, rate, turns)
         return a_lvl, b_lvl
 
@@ -677,7 +730,7 @@ class ExpertBot:
             for d in est.kinds:
                 if not _count(k, d) or (est.wz and d == wz.JOKER):
                     continue
-                arr, _ = est.race(k - INC[d], n - 1, view.jokers, melds, after)
+                arr, _ = est.race_later(k - INC[d], n - 1, view.jokers, melds, after)
                 v = arr[after]
                 if danger is not None:
                     phys = d
@@ -762,35 +815,48 @@ class ExpertBot:
         return best[1]
 
     def _exchange(self, view: BotView, est: Estimator, legal: list[Action]) -> Action:
-        """Start exchange (开始时换牌): select the tile whose giving back lowers most the mean shanten of
-        the hand refilled from the unseen tiles (``EXCHANGE_SAMPLES`` refills, the same for every
-        candidate), while it lowers it by more than ``EXCHANGE_GAIN``; then commit."""
+        """Start exchange (开始时换牌): select the tile :func:`exchange_pick` names, then commit."""
         if view.caishen is not None:
             return self.greedy.choose(view, legal)
-        key, n = view.key, view.size
-        for t in view.selected:
-            key -= INC[t]
-        m = len(view.selected)
-        pool = [t for t in est.kinds for _ in range(est.unseen[t])]
-        rng = random.Random(f"{self.seed}:{view.version}:exchange")
-        draws = [rng.sample(pool, min(len(pool), n)) for _ in range(EXCHANGE_SAMPLES)]
+        t = exchange_pick(view, est.unseen, f"{self.seed}:{view.version}:exchange", view.selected)
+        if t is None:
+            return Action(Kind.EXCHANGE)
+        a = Action(Kind.SELECT, t)
+        return a if a in legal else Action(Kind.EXCHANGE)
 
-        def mean_shanten(k: int, missing: int) -> float:
-            total = 0
-            for d in draws:
-                kk = k
-                for t in d[:missing]:
-                    kk += INC[t]
-                total += _shanten(kk, n)
-            return total / len(draws)
 
-        now = mean_shanten(key, m)
-        bonus = set(view.bonus_kinds)  # each copy held is worth a fan
-        best: tuple[float, Action] | None = None
-        for a in legal:
-            if a.kind is not Kind.SELECT or a.tile < 0 or not _count(key, a.tile) or a.tile in bonus:
-                continue
-            gain = now - mean_shanten(key - INC[a.tile], m + 1)
-            if gain > EXCHANGE_GAIN and (best is None or gain > best[0]):
-                best = (gain, a)
-        return best[1] if best else Action(Kind.EXCHANGE)
+def exchange_pick(view: BotView, unseen: Sequence[int], seed: str, selected: Sequence[int]) -> int | None:
+    """The start exchange's next tile to give back with ``selected`` marked: the one whose giving back lowers
+    most the mean shanten of the hand refilled from the unseen tiles (``EXCHANGE_SAMPLES`` refills drawn
+    with ``seed``, the same for every candidate), while it lowers it by more than ``EXCHANGE_GAIN``; None:
+    commit. Bonus kinds are kept (each copy held is worth a fan), and no more than the rules allow."""
+    key, n = view.key, view.size
+    for t in selected:
+        key -= INC[t]
+    m = len(selected)
+    cap = view.rules.start_exchange_max
+    if m >= min(view.reserve_count, cap if cap is not None else view.reserve_count):
+        return None
+    pool = [t for t in view.kinds for _ in range(unseen[t])]
+    rng = random.Random(seed)
+    draws = [rng.sample(pool, min(len(pool), n)) for _ in range(EXCHANGE_SAMPLES)]
+
+    def mean_shanten(k: int, missing: int) -> float:
+        total = 0
+        for d in draws:
+            kk = k
+            for t in d[:missing]:
+                kk += INC[t]
+            total += _shanten(kk, n)
+        return total / len(draws)
+
+    now = mean_shanten(key, m)
+    bonus = set(view.bonus_kinds)
+    best: tuple[float, int] | None = None
+    for t in view.kinds:
+        if not _count(key, t) or t in bonus:
+            continue
+        gain = now - mean_shanten(key - INC[t], m + 1)
+        if gain > EXCHANGE_GAIN and (best is None or gain > best[0]):
+            best = (gain, t)
+    return best[1] if best else None

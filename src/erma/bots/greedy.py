@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from erma.analysis import shapes
@@ -104,6 +105,19 @@ def _isolation(view: BotView, t: int) -> int:
     near = sum(c[t + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8) + (c[t] - 1) * 2
     edge = 1 if r in (0, 8) else 0
     return max(0, 4 - near) + edge
+
+
+def exchange_step(view: BotView, selected: Sequence[int]) -> int | None:
+    """Greedy's start exchange (换牌), one step: the first kind (in the rules' order) not yet marked with a
+    single honour or an isolated terminal (:func:`_isolation` ≥ 5) to give back; None: commit (also when the
+    rules allow no more)."""
+    cap = view.rules.start_exchange_max
+    if len(selected) >= min(view.reserve_count, cap if cap is not None else view.reserve_count):
+        return None
+    for t in view.rules.kinds:
+        if view.counts[t] > list(selected).count(t) and _isolation(view, t) >= 5:
+            return t
+    return None
 
 
 # ------------------------------------------------------------------------ 温州 value sense
@@ -412,7 +426,5 @@ class GreedyBot:
         # give back single honours and isolated terminals, one at a time, then commit
         if not self.exchange:
             return Action(Kind.EXCHANGE)  # keeps the tiles dealt
-        for a in legal:
-            if a.kind is Kind.SELECT and _isolation(view, a.tile) >= 5:
-                return a
-        return Action(Kind.EXCHANGE)
+        t = exchange_step(view, view.selected)
+        return Action(Kind.SELECT, t) if t is not None else Action(Kind.EXCHANGE)
