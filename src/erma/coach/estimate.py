@@ -19,6 +19,7 @@ from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.expert import Estimator, ExpertBot, Settings, claimed_hand
+from erma.bots.greedy import exchange_step
 from erma.bots.stakes import DEALER_WINS, DINGDI_LIKELY, OTHER_WINS
 from erma.game.actions import Action, Kind
 from erma.game.state import Phase
@@ -56,6 +57,8 @@ class ReviewEstimator(Estimator):
         depth: int = FULL.depth,
     ) -> None:
         settings = dataclasses.replace(FULL, depth=depth)
+        if chance:  # a win counts 1 however far the hand is from ready
+            settings = dataclasses.replace(settings, typical_value=1.0)
         if chance and view.caishen is not None:
             settings = dataclasses.replace(settings, value=False)
         super().__init__(view, settings, seed)
@@ -239,11 +242,23 @@ def _stake(view: BotView, est: ReviewEstimator, a: Action) -> float:
     return 0.0
 
 
-def _exchange(view: BotView, est: ReviewEstimator, a: Action, refill: Sequence[int]) -> float:
-    """The start exchange: the hand after giving back the marked tiles (and this one, for a selection),
-    refilled from the sample's tiles left to draw, about to be played on."""
+def exchange_plan(view: BotView, given: Sequence[int]) -> tuple[int, ...]:
+    """The tiles the expert (level5, whose start exchange is greedy's: :func:`erma.bots.greedy.exchange_step`)
+    would go on to give back after ``given``."""
+    chosen = list(given)
+    plan: list[int] = []
+    while (t := exchange_step(view, chosen)) is not None:
+        chosen.append(t)
+        plan.append(t)
+    return tuple(plan)
+
+
+def exchanged_value(
+    view: BotView, est: ReviewEstimator, given: Sequence[int], refill: Sequence[int]
+) -> float:
+    """The hand after giving back ``given`` and drawing as many of ``refill`` (the sample's tiles left to
+    draw), about to be played on."""
     key, jokers = view.key, view.jokers
-    given = [*view.selected, *([a.tile] if a.kind is Kind.SELECT else [])]
     for t in given:
         p = view.play(t)
         if p < 0:
@@ -259,11 +274,57 @@ def _exchange(view: BotView, est: ReviewEstimator, a: Action, refill: Sequence[i
     return hand_value(est, key, view.size, jokers, offer_turns(view))
 
 
+def exchange_given(view: BotView, a: Action, extra: Sequence[int] = ()) -> list[int]:
+    """The tiles a start-exchange step gives back in the end: committing (交换) — the marked ones; a selection
+    — those, this one, the rest of level5's exchange (:func:`exchange_plan`) and the ``extra`` tiles the
+    estimate adds to it (:func:`exchange_extra`). A selection is worth the whole exchange it leads to, so
+    committing early is charged what the rest would bring, once, and following the plan is not charged."""
+    given = [*view.selected]
+    if a.kind is not Kind.SELECT:
+        return given
+    given.append(a.tile)
+    given.extend(exchange_plan(view, given))
+    for t in extra:
+        if given.count(t) < view.hand[t]:
+            given.append(t)
+    return given
+
+
+def exchange_extra(
+    view: BotView, ests: Sequence[ReviewEstimator], refills: Sequence[Sequence[int]], limit: int
+) -> tuple[int, ...]:
+    """The tiles the estimate would give back beyond level5's exchange (forward selection on the given
+    samples: the tile that raises the mean value most, while one does), at most ``limit``."""
+    given = [*view.selected]
+    given.extend(exchange_plan(view, given))
+
+    def mean(g: Sequence[int]) -> float:
+        return sum(exchanged_value(view, e, g, r) for e, r in zip(ests, refills, strict=True)) / len(ests)
+
+    extra: list[int] = []
+    now = mean(given)
+    while len(extra) < limit and len(given) < view.size:
+        best: tuple[float, int] | None = None
+        for t in view.kinds:
+            if given.count(t) >= view.hand[t] or t in view.bonus_kinds:
+                continue
+            v = mean([*given, t])
+            if best is None or v > best[0]:
+                best = (v, t)
+        if best is None or best[0] <= now:
+            break
+        now = best[0]
+        given.append(best[1])
+        extra.append(best[1])
+    return tuple(extra)
+
+
 def value(
-    view: BotView, est: ReviewEstimator, a: Action, refill: Sequence[int] = ()
+    view: BotView, est: ReviewEstimator, a: Action, refill: Sequence[int] = (), extra: Sequence[int] = ()
 ) -> tuple[float, int | None]:
     """(the estimate of the hand from here after ``a``, the tile it discards now if any). With a chance
-    estimator the first figure is the chance of winning."""
+    estimator the first figure is the chance of winning. ``refill`` and ``extra``: the start exchange's
+    sample of tiles to draw and the tiles the estimate adds to level5's exchange (:func:`exchange_given`)."""
     ph = view.phase
     k = a.kind
     if k is Kind.WIN:
@@ -285,7 +346,7 @@ def value(
     if k in (Kind.MAIDI, Kind.DINGDI) or ph in (Phase.MAIDI, Phase.DINGDI):
         return _stake(view, est, a), None
     if k in (Kind.SELECT, Kind.EXCHANGE):
-        return _exchange(view, est, a, refill), None
+        return exchanged_value(view, est, exchange_given(view, a, extra), refill), None
     if k is Kind.ACCEPT and view.offer is not None:
         key = view.key + INC[view.play(view.offer)] * 3 - sum(INC[view.play(t)] for t in a.tiles)
         return hand_value(est, key, view.size, view.jokers, offer_turns(view)), None

@@ -21,7 +21,7 @@ from erma.bots.base import BotView
 from erma.bots.greedy import _isolation
 from erma.bots.priors import mean_win_points
 from erma.coach.calibration import calibrated, features
-from erma.coach.estimate import FULL, ReviewEstimator, cuo_table, useful_after, value
+from erma.coach.estimate import FULL, ReviewEstimator, cuo_table, exchange_extra, useful_after, value
 from erma.coach.kinds import DecisionKind, Tag, decision_kind
 from erma.errors import ErmaError, InvalidRecordError, ReviewError
 from erma.game.actions import Action, Kind
@@ -44,6 +44,8 @@ EXCHANGE_DEPTH = 1
 the start is seldom one from ready, where the one-draw lookahead would weigh)."""
 EXCHANGE_CHANCE_SAMPLES = 2
 """Start exchange: the samples the chances of winning are the mean over."""
+EXCHANGE_EXTRA = 3
+"""Start exchange: at most this many tiles the estimate adds to level5's exchange (:func:`exchange_extra`)."""
 MISTAKE_SHARE = 0.05
 """A mistake costs more than this share of the room's mean win (``erma.bots.priors.mean_win_points``)."""
 TIE_SHARE = 0.005
@@ -148,6 +150,7 @@ def _chances(
     actions: Sequence[Action],
     danger: list[float],
     drawn: Sequence[tuple[list[int], list[int]]],
+    extra: Sequence[int] = (),
 ) -> list[float]:
     """The chance of winning the hand after each action (the expert's race with wins worth 1; the start
     exchange: the mean over the first samples' refills), calibrated (:mod:`erma.coach.calibration`)."""
@@ -157,7 +160,7 @@ def _chances(
         for counts, left in few:
             ch = ReviewEstimator(view, unseen=counts, danger=danger, chance=True, depth=EXCHANGE_DEPTH)
             for i, c in enumerate(actions):
-                chances[i] += _finite(value(view, ch, c, left)[0], 0.0) / len(few)
+                chances[i] += _finite(value(view, ch, c, left, extra)[0], 0.0) / len(few)
     else:
         ch = ReviewEstimator(view, danger=danger, chance=True)
         chances = [_finite(value(view, ch, c)[0], 0.0) for c in actions]
@@ -196,11 +199,14 @@ def review_decision(
         if kind is DecisionKind.CUO:
             est.cuo = cuo_table(view, base)
         ests.append(est)
+    extra: tuple[int, ...] = ()
     if kind is DecisionKind.EXCHANGE:  # its values need the refills: ranked on the first few samples
+        refills = [left for _, left in drawn[:PRESELECT]]
+        extra = exchange_extra(view, ests[:PRESELECT], refills, EXCHANGE_EXTRA)
         first = {
             c: sum(
-                _finite(value(view, e, c, left)[0], floor)
-                for e, (_, left) in zip(ests[:PRESELECT], drawn[:PRESELECT], strict=True)
+                _finite(value(view, e, c, left, extra)[0], floor)
+                for e, left in zip(ests[:PRESELECT], refills, strict=True)
             )
             for c in cands
         }
@@ -209,10 +215,10 @@ def review_decision(
     ranked = sorted(cands, key=lambda c: -first[c])[:TOP]
     chosen = ranked if played in ranked else [*ranked, played]
     rows = [
-        [_finite(value(view, e, c, left)[0], floor) for c in chosen]
+        [_finite(value(view, e, c, left, extra)[0], floor) for c in chosen]
         for e, (_, left) in zip(ests, drawn, strict=True)
     ]
-    chances = _chances(view, kind, chosen, danger, drawn)
+    chances = _chances(view, kind, chosen, danger, drawn, extra)
     means = [sum(r[i] for r in rows) / len(rows) for i in range(len(chosen))]
     p = chosen.index(played)
     b = max(range(len(chosen)), key=lambda i: (means[i], i == p))
