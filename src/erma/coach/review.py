@@ -150,7 +150,6 @@ def _chances(
     actions: Sequence[Action],
     danger: list[float],
     drawn: Sequence[tuple[list[int], list[int]]],
-    extra: Sequence[int] = (),
 ) -> list[float]:
     """The chance of winning the hand after each action (the expert's race with wins worth 1; the start
     exchange: the mean over the first samples' refills), calibrated (:mod:`erma.coach.calibration`)."""
@@ -160,7 +159,7 @@ def _chances(
         for counts, left in few:
             ch = ReviewEstimator(view, unseen=counts, danger=danger, chance=True, depth=EXCHANGE_DEPTH)
             for i, c in enumerate(actions):
-                chances[i] += _finite(value(view, ch, c, left, extra)[0], 0.0) / len(few)
+                chances[i] += _finite(value(view, ch, c, left)[0], 0.0) / len(few)
     else:
         ch = ReviewEstimator(view, danger=danger, chance=True)
         chances = [_finite(value(view, ch, c)[0], 0.0) for c in actions]
@@ -218,7 +217,7 @@ def review_decision(
         [_finite(value(view, e, c, left, extra)[0], floor) for c in chosen]
         for e, (_, left) in zip(ests, drawn, strict=True)
     ]
-    chances = _chances(view, kind, chosen, danger, drawn, extra)
+    chances = _chances(view, kind, chosen, danger, drawn)  # (a selection: level5's exchange from it)
     means = [sum(r[i] for r in rows) / len(rows) for i in range(len(chosen))]
     p = chosen.index(played)
     b = max(range(len(chosen)), key=lambda i: (means[i], i == p))
