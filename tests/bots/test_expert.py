@@ -163,3 +163,21 @@ def test_exchange_pick_stops_at_the_rules_limit() -> None:
     view = seat_view(state, 0)
     unseen = [view.unseen(t) for t in range(34)]
     assert exchange_pick(view, unseen, "s", [27]) is None  # 1z marked: the one tile allowed
+
+
+def test_cuo_that_completes_the_hand_is_the_win() -> None:
+    """搓牌 draws the tile chosen: a kind that completes the hand is a self-drawn win, worth its points (the
+    estimate of before valued it as a hand about to discard)."""
+    import dataclasses
+
+    from erma.analysis.api import pack
+    from erma.tiles import parse
+
+    view = seat_view(new_hand(find_ruleset("classic64"), "cuo", dealer=0), 0)
+    tiles = parse("1112345678999m")
+    ready = dataclasses.replace(view, key=pack(tiles), size=13, melds=(), jokers=0)
+    est = Estimator(ready, Settings())
+    bot = ExpertBot(0)
+    won = bot.cuo_win(ready, est, 4)  # 5m: 九莲宝灯
+    assert won is not None and won >= 88
+    assert bot.cuo_win(ready, est, 27) is None  # 1z completes nothing

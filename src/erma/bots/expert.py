@@ -802,6 +802,9 @@ class ExpertBot:
             return PASS
 
         def after(t: int) -> float:
+            won = self.cuo_win(view, est, t)
+            if won is not None:
+                return won
             p = view.play(t)
             k, j = (view.key, view.jokers + 1) if p == wz.JOKER else (view.key + INC[p], view.jokers)
             return self._hand_value(cheap, k, view.size + 1, j, turns)
@@ -813,6 +816,14 @@ class ExpertBot:
             if mean > best[0]:
                 return PASS
         return best[1]
+
+    def cuo_win(self, view: BotView, est: Estimator, t: int) -> float | None:
+        """搓牌 (standard family): the points of the self-drawn win that taking kind ``t`` completes (the
+        tile is drawn, so the hand wins at once), None if it completes none or the win misses the minimum."""
+        if est.wz or not 0 <= t < 34 or _shanten(view.key + INC[t], view.size + 1) != -1:
+            return None
+        got = est.points(view.key, view.melds, t, True, view.riichi[view.seat])
+        return None if got is None else float(got)
 
     def _exchange(self, view: BotView, est: Estimator, legal: list[Action]) -> Action:
         """Start exchange (开始时换牌): select the tile :func:`exchange_pick` names, then commit."""

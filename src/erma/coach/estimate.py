@@ -210,10 +210,14 @@ def _about_to_draw(view: BotView, est: ReviewEstimator) -> float:
 
 
 def _after_cuo(view: BotView, est: ReviewEstimator, t: int) -> float:
-    """搓牌: the hand with a tile of kind ``t``, about to discard."""
+    """搓牌: the hand with a tile of kind ``t``, about to discard — or, when the tile completes it, the
+    self-drawn win it is (:meth:`~erma.bots.expert.ExpertBot.cuo_win`)."""
     table = est.cuo
     if table is not None:
         return table[t]
+    won = EXPERT.cuo_win(view, est, t)
+    if won is not None:
+        return won
     p = view.play(t)
     k, j = (view.key, view.jokers + 1) if p < 0 else (view.key + INC[p], view.jokers)
     return hand_value(est, k, view.size + 1, j, max(1, view.draws_left // 2))
