@@ -30,3 +30,10 @@ def test_committing_at_once_is_charged_the_exchange() -> None:
     d = review_decision(view, legal, Action(Kind.EXCHANGE), seed="t", samples=8, step=0)  # type: ignore[arg-type]
     assert d["best"].startswith("select") and d["value_lost"] > 0
     assert d["value_lost_ci95"][0] <= d["value_lost"] <= d["value_lost_ci95"][1]
+
+
+def test_t95_widens_the_interval_of_few_samples() -> None:
+    from erma.coach.review import t95
+
+    assert t95(15) == 2.131 and t95(7) == 2.365 and t95(0) == 0.0
+    assert abs(t95(30) - 2.042) < 0.003 and abs(t95(120) - 1.980) < 0.003

@@ -295,10 +295,15 @@ def exchange_given(view: BotView, a: Action, extra: Sequence[int] = ()) -> list[
 
 
 def exchange_extra(
-    view: BotView, ests: Sequence[ReviewEstimator], refills: Sequence[Sequence[int]], limit: int
+    view: BotView,
+    ests: Sequence[ReviewEstimator],
+    refills: Sequence[Sequence[int]],
+    limit: int,
+    min_gain: float = 0.0,
 ) -> tuple[int, ...]:
     """The tiles the estimate would give back beyond level5's exchange (forward selection on the given
-    samples: the tile that raises the mean value most, while one does), at most ``limit``."""
+    samples: the tile that raises the mean value most, while one raises it by more than ``min_gain``), at
+    most ``limit``."""
     given = [*view.selected]
     given.extend(exchange_plan(view, given))
 
@@ -315,7 +320,7 @@ def exchange_extra(
             v = mean([*given, t])
             if best is None or v > best[0]:
                 best = (v, t)
-        if best is None or best[0] <= now:
+        if best is None or best[0] <= now + min_gain:
             break
         now = best[0]
         given.append(best[1])

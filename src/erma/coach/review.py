@@ -54,7 +54,33 @@ DEFENCE_GAP = 0.02
 """A mistake is a defence mistake when the played discard deals in this much more often than the best."""
 TRIPLET_KINDS = 6
 """Triplet offer: the accepts considered give three of the most isolated kinds (as the expert's)."""
-Z95 = 1.96
+T95 = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.16,
+    2.145,
+    2.131,
+)
+"""Student's t, two-sided 95 %, for 1 … 15 degrees of freedom (the mean of a few samples: wider than 1.96)."""
+
+
+def t95(df: int) -> float:
+    """The 95 % quantile for the mean of ``df + 1`` samples (past the table 1.96 + 2.4 / df, within 0.003)."""
+    if df < 1:
+        return 0.0
+    if df <= len(T95):
+        return T95[df - 1]
+    return 1.96 + 2.4 / df
 
 
 def hidden_samples(view: BotView, k: int, seed: str) -> list[tuple[list[int], list[int]]]:
@@ -199,13 +225,22 @@ def review_decision(
             est.cuo = cuo_table(view, base)
         ests.append(est)
     extra: tuple[int, ...] = ()
-    if kind is DecisionKind.EXCHANGE:  # its values need the refills: ranked on the first few samples
-        refills = [left for _, left in drawn[:PRESELECT]]
-        extra = exchange_extra(view, ests[:PRESELECT], refills, EXCHANGE_EXTRA)
+    if kind is DecisionKind.EXCHANGE:
+        # many selections are worth nearly the same, each refill a fresh shape: the extra tiles and the
+        # ranking are made on samples of their own, drawn from the view alone — the same whatever the
+        # review's seed — and a mistake needs them to pick the best the review's samples pick (the best of
+        # many noisy means is biased up: mistakes that a second seed did not find)
+        own = hidden_samples(view, PRESELECT, f"exchange-extra:{view.version}")
+        picking = [
+            ReviewEstimator(view, unseen=c, danger=danger, waits=waits, depth=EXCHANGE_DEPTH) for c, _ in own
+        ]
+        gain = TIE_SHARE * mean_win_points(view.rules)
+        refills = [left for _, left in own]
+        extra = exchange_extra(view, picking, refills, EXCHANGE_EXTRA, gain)
         first = {
             c: sum(
                 _finite(value(view, e, c, left, extra)[0], floor)
-                for e, left in zip(ests[:PRESELECT], refills, strict=True)
+                for e, left in zip(picking, refills, strict=True)
             )
             for c in cands
         }
@@ -226,7 +261,7 @@ def review_decision(
     diffs = [r[b] - r[p] for r in rows]
     lost = sum(diffs) / len(diffs)
     sd = math.sqrt(sum((d - lost) ** 2 for d in diffs) / (len(diffs) - 1)) if len(diffs) > 1 else 0.0
-    half = Z95 * sd / math.sqrt(len(diffs))
+    half = t95(len(diffs) - 1) * sd / math.sqrt(len(diffs))
     ci = (lost - half, lost + half)
     scored = []
     for i, c in enumerate(chosen):
@@ -238,6 +273,8 @@ def review_decision(
         scored.append(Scored(c, means[i], chances[i], deal_in, useful_after(view, base, c), shanten))
     threshold = MISTAKE_SHARE * mean_win_points(view.rules)
     mistake = lost > threshold and ci[0] > 0
+    if kind is DecisionKind.EXCHANGE:  # and the samples of its own (above) pick the same best
+        mistake = mistake and chosen[b] == ranked[0]
     tag = _tag(kind, scored[p], scored[b]).value if mistake else None
     order = sorted(range(len(scored)), key=lambda i: (-means[i], i != p))
     shown = [i for i in order if i != p][:TOP]
