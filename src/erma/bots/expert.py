@@ -73,7 +73,7 @@ TYPICAL_SLOPE = 0.75
 """A hand two or more from ready, rates only: each level above ready has (1 + this × level) times a ready
 hand's wait of two kinds in useful tiles."""
 TYPICAL_VALUE = 0.65
-"""… and its win is worth this share of the mean win. Both fitted (2026-12-02, ``scripts/typical_rates.py``)
+"""… and its win is worth this share of the mean win. Both fitted on 2026-12-02 (benchmarks/typical_rates.py)
 to the exact lookahead to ready (scored waits) over the hands two and three from ready of level5-vs-greedy
 play: the figures of before (1.5 and the whole mean) valued those hands about 5 points too high in classic64
 and wushuang128 (0.46 in cuopai789), which made a claim that brings the hand to one from ready (valued
