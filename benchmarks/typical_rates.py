@@ -28,43 +28,11 @@ from erma.bots.base import BotView
 from erma.bots.expert import Estimator, Settings
 from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.actions import Kind
-from erma.hand import Meld
 from erma.rules import find_ruleset
 from erma.runner import run_walls
 from erma.selfplay import hand_seed
 
 GRID = [(sl, v) for sl in (0.25, 0.5, 0.75, 1.0, 1.5) for v in (0.5, 0.6, 0.65, 0.7, 0.8, 0.9, 1.0)]
-
-
-class Exact(Estimator):
-    """The estimate with the one-draw lookahead carried down from every level (``Settings.depth`` > s)."""
-
-    def _race(
-        self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int, riichi: bool
-    ) -> tuple[list[float], list[float]]:
-        s = self.shanten(key, n, jokers, melded=len(melds) > len(self.melds))
-        if not 2 <= s < self.s.depth:
-            return super()._race(key, n, jokers, melds, turns, riichi)
-        ups = self.improving(key, n, jokers, s)
-        q = sum(u for u, _, _ in ups) / self.total
-        mix = [0.0] * (turns + 1)
-        for u, k, j in ups:
-            best: list[float] | None = None
-            for d in self.kinds:
-                if (k >> (4 * d)) & 15 and self.shanten(k - INC[d], n, j) == s - 1:
-                    a_d, _ = self.race(k - INC[d], n, j, melds, turns)
-                    if best is None or a_d[turns - 1] > best[turns - 1]:
-                        best = a_d
-            if best is not None:
-                for t in range(turns + 1):
-                    mix[t] += u / self.total * best[t]
-        a = [0.0] * (turns + 1)
-        b = [0.0] * (turns + 1)
-        for t in range(1, turns + 1):
-            b[t] = mix[t - 1] + (1 - q) * a[t - 1]
-            h = self.hazard[min(turns - t, len(self.hazard) - 1)]
-            a[t] = -h * self.cost + (1 - h) * b[t]
-        return a, b
 
 
 def rates_value(view: BotView, key: int, n: int, turns: int, slope: float, share: float) -> float:
@@ -104,7 +72,7 @@ def shard(config: Config, hands: Sequence[int]) -> list[list[Row]]:
                 sh = Estimator(view, Settings()).shanten(key, n, view.jokers)
                 if sh in (2, 3) and p >= 0 and rng.random() < 0.5:
                     turns = max(1, view.draws_left // 2)
-                    exact = Exact(view, Settings(base=False, depth=sh + 1))
+                    exact = Estimator(view, Settings(base=False, depth=sh + 1))  # a draw ahead to ready
                     a, _ = exact.race(key, n, view.jokers, view.melds, turns)
                     concealed = all(m.is_concealed for m in view.melds)
                     grid = [rates_value(view, key, n, turns, sl, v) for sl, v in GRID]

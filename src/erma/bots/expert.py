@@ -129,7 +129,9 @@ class Settings:
     """What a level considers and how far it looks (never what it sees)."""
 
     depth: int = 2
-    """2: exact one-draw lookahead with scored waits one shanten from ready; 1: rates only."""
+    """Hands fewer than this many from ready look a draw ahead, down to scored waits (exact expectimax); the
+    rest use rates. 2 (the default): one from ready; 1: rates only; more: slow (benchmarks/typical_rates.py
+    measures the rates against it)."""
     value: bool = True
     """Score the waits of ready hands with the fan table (False: every win worth the mean)."""
     defense: bool = True
@@ -428,14 +430,17 @@ class Estimator:
             return self.ready_race(self.wait(key, n, jokers, melds, riichi), turns)
         ups = self.improving(key, n, jokers, s)
         q = sum(u for u, _, _ in ups) / self.total
-        if s == 1 and self.s.depth >= 2:
+        if s < self.s.depth:  # look a draw ahead: each improving draw, the best discard, that hand's race
             mix = [0.0] * (turns + 1)
             for u, k, j in ups:
                 best: list[float] | None = None
                 for d in self.kinds:
-                    if not _count(k, d) or self.shanten(k - INC[d], n, j) != 0:
+                    if not _count(k, d) or self.shanten(k - INC[d], n, j) != s - 1:
                         continue
-                    a_d, _ = self.later_ready(k - INC[d], n, j, melds, turns)
+                    if s == 1:
+                        a_d, _ = self.later_ready(k - INC[d], n, j, melds, turns)
+                    else:
+                        a_d, _ = self.race(k - INC[d], n, j, melds, turns)
                     if best is None or a_d[turns - 1] > best[turns - 1]:
                         best = a_d
                 if best is None:
@@ -451,7 +456,7 @@ class Estimator:
                 a[t] = -h * self.cost + (1 - h) * b[t]
             return a, b
         # rates only: this level's unseen useful tiles, then each lower level at a typical rate (a ready
-        # hand waits on two kinds, each level above on 1.5 kinds more), and a ready hand with the mean wait
+        # hand waits on two kinds, each level above on TYPICAL_SLOPE kinds more), and a share of the mean win
         wait_tiles = 2.0 * max(1.0, self.total / max(1, len(self.kinds)))
         p0 = min(0.5, wait_tiles / self.total)
         if self.s.samples and not self.wz:
