@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
-from erma.bots.greedy import OPPONENT_WIN_COST, GreedyBot, _isolation, _sh, wz_wait
+from erma.bots.greedy import OPPONENT_WIN_COST, GreedyBot, _isolation, _sh, exchange_room, wz_wait
 from erma.bots.priors import mean_win_points, ready_chance, win_chance
 from erma.bots.stakes import Stakes, stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
@@ -853,8 +853,7 @@ def exchange_pick(view: BotView, unseen: Sequence[int], seed: str, selected: Seq
     for t in selected:
         key -= INC[t]
     m = len(selected)
-    cap = view.rules.start_exchange_max
-    if m >= min(view.reserve_count, cap if cap is not None else view.reserve_count):
+    if m >= exchange_room(view):
         return None
     pool = [t for t in view.kinds for _ in range(unseen[t])]
     rng = random.Random(seed)

@@ -107,12 +107,17 @@ def _isolation(view: BotView, t: int) -> int:
     return max(0, 4 - near) + edge
 
 
+def exchange_room(view: BotView) -> int:
+    """How many tiles the start exchange may give back: the reserve's tiles, and ``start_exchange_max``."""
+    cap = view.rules.start_exchange_max
+    return view.reserve_count if cap is None else min(view.reserve_count, cap)
+
+
 def exchange_step(view: BotView, selected: Sequence[int]) -> int | None:
     """Greedy's start exchange (换牌), one step: the first kind (in the rules' order) not yet marked with a
     single honour or an isolated terminal (:func:`_isolation` ≥ 5) to give back; None: commit (also when the
     rules allow no more)."""
-    cap = view.rules.start_exchange_max
-    if len(selected) >= min(view.reserve_count, cap if cap is not None else view.reserve_count):
+    if len(selected) >= exchange_room(view):
         return None
     for t in view.rules.kinds:
         if view.counts[t] > list(selected).count(t) and _isolation(view, t) >= 5:
