@@ -36,7 +36,7 @@ GRID = [(sl, v) for sl in (0.25, 0.5, 0.75, 1.0, 1.5) for v in (0.5, 0.6, 0.65, 
 
 
 def rates_value(view: BotView, key: int, n: int, turns: int, slope: float, share: float) -> float:
-    est = Estimator(view, Settings(base=False, typical_slope=slope, typical_value=share))
+    est = Estimator(view, Settings(base=False, depth=2, typical_slope=slope, typical_value=share))
     a, _ = est.race(key, n, view.jokers, view.melds, turns)
     return a[turns]
 

@@ -147,12 +147,80 @@ def test_typical_rates_are_settings() -> None:
     assert Estimator(view, Settings()).shanten(key, 13, 0) == 2
 
     def worth(**kw: float) -> float:
-        a, _ = Estimator(view, Settings(**kw)).race(key, 13, 0, (), 10)  # type: ignore[arg-type]
+        a, _ = Estimator(view, Settings(depth=2, **kw)).race(key, 13, 0, (), 10)  # type: ignore[arg-type]
         return a[10]
 
     assert (
         worth(typical_slope=1.5, typical_value=1.0) > worth() > worth(typical_slope=0.25, typical_value=0.5)
     )
+
+
+def test_two_from_ready_looks_two_draws_ahead() -> None:
+    """With ``depth = 3`` (level5's) a hand two from ready is valued by the exact two-draw lookahead, down to
+    scored waits, not by the typical rates; 温州 stops at :data:`~erma.bots.expert.WZ_DEPTH`."""
+    from erma.analysis.api import pack
+    from erma.bots.expert import WZ_DEPTH
+    from erma.tiles import parse
+
+    view = seat_view(new_hand(find_ruleset("classic64"), "rates", dealer=0), 0)
+    key = pack(parse("1245789m112234z"))
+    deep = Estimator(view, Settings(depth=3))
+    shallow = Estimator(view, Settings(depth=2))
+    a3, _ = deep.race(key, 13, 0, (), 10)
+    a2, _ = shallow.race(key, 13, 0, (), 10)
+    assert a3[10] != a2[10]
+    assert deep._ready and not shallow._ready  # scored waits reached only by the lookahead
+    assert Settings().depth == 3
+    state = new_hand(find_ruleset("wenzhou2p"), "rates", dealer=0)
+    while state.phase is not Phase.TURN:  # past 买底 / 顶底: the 财神 is known
+        apply_unchecked(state, state.actor, legal_actions(state, state.actor)[0])
+    wz_view = seat_view(state, 0)
+    assert wz_view.caishen is not None
+    assert Estimator(wz_view, Settings(depth=3)).depth == WZ_DEPTH == 2
+
+
+def test_a_declared_opponent_discards_what_it_draws() -> None:
+    """After the opponent's 报听 its discards are its draws: a ready hand's chance to win on one is the
+    whole random-tile chance (``locked_ron``), not the share of an opponent that keeps what it needs."""
+    from erma.analysis.api import pack
+    from erma.bots.expert import RON_SHARE
+    from erma.tiles import parse
+
+    view = seat_view(new_hand(find_ruleset("classic64"), "ron", dealer=0), 0)
+    declared = view.__class__(**{**_fields(view), "riichi": (False, True)})
+    key = pack(parse("1112345678999m"))
+    before = Estimator(view, Settings()).wait(key, 13, 0, (), False)
+    after = Estimator(declared, Settings()).wait(key, 13, 0, (), False)
+    assert after[2] == pytest.approx(before[2] / RON_SHARE) and after[0] == before[0]
+    old = Estimator(declared, Settings(locked_ron=RON_SHARE)).wait(key, 13, 0, (), False)
+    assert old[2] == pytest.approx(before[2])
+
+
+@pytest.mark.parametrize("name", ["classic64", "wenzhou2p"])
+def test_claims_by_the_estimate_outside_wenzhou(name: str) -> None:
+    """level5 decides claims by the estimate (``Settings.own``), except in 温州 (``wz_claims`` off), where
+    they stay greedy's."""
+    from erma.bots.expert import Estimator
+
+    rules = find_ruleset(name)
+    seen = 0
+    for g in range(4):
+        state = new_hand(rules, f"claims:{g}", dealer=g % 2)
+        players = [make_bot("greedy", g), make_bot("greedy", g + 1)]
+        while state.phase is not Phase.END:
+            seat = state.actor
+            legal = legal_actions(state, seat)
+            view = seat_view(state, seat)
+            if state.phase is Phase.CLAIM and any(a.kind in (Kind.CHOW, Kind.PUNG) for a in legal):
+                bot = ExpertBot(g)
+                got = bot.choose(view, legal)
+                if name == "wenzhou2p":
+                    assert got == bot.greedy.choose(view, legal)
+                elif Kind.WIN not in {a.kind for a in legal}:
+                    assert got == bot._claim(view, Estimator(view, bot.settings, bot.seed), legal)
+                seen += 1
+            apply_unchecked(state, seat, players[seat].choose(view, legal))
+    assert seen >= 5
 
 
 def test_exchange_pick_stops_at_the_rules_limit() -> None:

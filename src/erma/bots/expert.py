@@ -11,7 +11,9 @@ imagined completion, with the minimum and the cap; 温州: the multiplier 软 ×
 estimate looks one draw further (``depth=2``): every drawn tile that makes the hand ready, the best
 discard then, and that ready hand's scored waits (exact expectimax over the kinds of the next draw); such a
 hand, and one a claim makes ready, may still declare 报听 on a later discard (``Settings.declare_ahead``).
-Two or more from ready, rates: the level's own unseen useful tiles, typical rates below it and a share of
+level5 looks two draws ahead (``depth=3``, the standard family): a hand two from ready is valued by every
+drawn tile that brings it one from ready, the best discard then, and that hand's own lookahead. Further
+from ready, rates: the level's own unseen useful tiles, typical rates below it and a share of
 the mean win (:data:`TYPICAL_SLOPE`, :data:`TYPICAL_VALUE`, fitted to the exact lookahead).
 
 A discard is also weighed by the chance it deals in (点炮): the chance the opponent is ready times the
@@ -23,8 +25,8 @@ win now when it is worth more than the estimate of going on. The 海底 pick is 
 With ``Settings.base`` (level5, the default) the bot plays greedy's choice without 报听 (``greedy-maidi``'s,
 the level4 before 2026-12-01 evening, with both stakes) and the estimate overrides it only where that
 measured better in the arena: the discards that leave the hand ready, one or two from ready
-(``Settings.ahead``; 温州: one or two from ready), every discard after the opponent's 报听, 报听 itself and
-the triplet offer.
+(``Settings.ahead``; 温州: one or two from ready), every discard after the opponent's 报听, 报听 itself,
+the triplet offer and (outside 温州) claims.
 
 The bot reads only :class:`~erma.game.seatview.SeatView`; its random generators break exact ties.
 """
@@ -70,6 +72,8 @@ EXCHANGE_GAIN = 0.03
 """The least mean-shanten gain for which a tile is given back in the start exchange."""
 OPPONENT_WAIT_KINDS = 2.0
 """Kinds a ready opponent waits on, on average (for the hazard of its turns)."""
+WZ_DEPTH = 2
+"""温州: the deepest lookahead (16–17 tiles with 财神 as jokers: two draws ahead is too slow to play)."""
 TYPICAL_SLOPE = 0.75
 """A hand two or more from ready, rates only: each level above ready has (1 + this × level) times a ready
 hand's wait of two kinds in useful tiles."""
@@ -128,10 +132,10 @@ def claimed_hand(view: BotView, a: Action, p: int) -> tuple[int, int, Meld] | No
 class Settings:
     """What a level considers and how far it looks (never what it sees)."""
 
-    depth: int = 2
+    depth: int = 3
     """Hands fewer than this many from ready look a draw ahead, down to scored waits (exact expectimax); the
-    rest use rates. 2 (the default): one from ready; 1: rates only; more: slow (benchmarks/typical_rates.py
-    measures the rates against it)."""
+    rest use rates. 3 (the default since 2026-12-02, level5): one and two from ready; 2: one from ready (the
+    review's estimate, docs/review.md); 1: rates only. 温州 stops at :data:`WZ_DEPTH`."""
     value: bool = True
     """Score the waits of ready hands with the fan table (False: every win worth the mean)."""
     defense: bool = True
@@ -153,17 +157,25 @@ class Settings:
     """With ``base``: the estimate also picks among the discards that leave the hand at most this many from
     ready (0: only ready ones). 1 until 2026-12-02; 2 once the typical rates were fitted (classic64, against
     the level5 of 1: +0.66 and +0.43 a hand on the tuning seeds ``u9`` / ``u10``, 3,000 walls each)."""
+    wz_claims: bool = False
+    """With ``base`` and :attr:`own` holding claims, 温州: the estimate decides claims too (off: greedy's,
+    whose claims measured better there, docs/bots.md)."""
     wz_ready: bool = False
     """With ``base``, 温州: the estimate also ranks the discards that leave the hand ready."""
     guard: float = 2.0
     """With ``base``: once the opponent is ready with this chance (:func:`ready_chance`; above 1: never
     before its 报听), the estimate (with dealing in) ranks every lowest-shanten discard."""
-    own: frozenset[Phase] = frozenset({Phase.TRIPLET})
-    """With ``base``: the phases besides the turn decided by the estimate (claims, offers …)."""
+    own: frozenset[Phase] = frozenset({Phase.TRIPLET, Phase.CLAIM})
+    """With ``base``: the phases besides the turn decided by the estimate: the triplet offer, and since
+    2026-12-02 claims (with ``depth = 3``: the claims that leave the hand two from ready are valued by the
+    lookahead, not by rates)."""
     typical_slope: float = TYPICAL_SLOPE
     """Rates only: the useful tiles of each level above ready (:data:`TYPICAL_SLOPE`)."""
     typical_value: float = TYPICAL_VALUE
     """Rates only: the share of the mean win (:data:`TYPICAL_VALUE`)."""
+    locked_ron: float = 1.0
+    """Once the opponent has declared 报听, the share of a random tile's chance that its discard is one we
+    wait on, in place of :data:`RON_SHARE`: a locked hand discards what it draws, it keeps nothing."""
     declare_ahead: bool = True
     """Where 报听 is allowed: a hand that gets ready later (one draw ahead, or by a claim) may declare then,
     so its ready hands are worth the better of playing on and declaring (less the 报听 margin), not only the
@@ -225,6 +237,10 @@ class Estimator:
             settings.declare_ahead and rules.declare_ready_enabled and not self.wz and not view.riichi[me]
         )
         """A later ready hand may still declare 报听 (:meth:`later_ready`)."""
+        self.depth = min(settings.depth, WZ_DEPTH) if self.wz else settings.depth
+        """The lookahead's reach (:attr:`Settings.depth`; 温州 at most :data:`WZ_DEPTH`)."""
+        self.ron = settings.locked_ron if self.opp_riichi else RON_SHARE
+        """The share of a random tile's chance that the opponent's discard is one we wait on."""
         self.margin = RIICHI_MARGIN.get(rules.fan_table, settings.riichi_margin)
 
     # ------------------------------------------------------------------------------ shapes
@@ -320,9 +336,9 @@ class Estimator:
         if self.wz:
             w = wz_wait(self.view, key, n, jokers)
             if self.s.value:
-                got = (w.p_self, w.m_self, RON_SHARE * w.p_discard, w.m_discard)
+                got = (w.p_self, w.m_self, self.ron * w.p_discard, w.m_discard)
             else:
-                got = (w.p_self, self.mean, RON_SHARE * w.p_discard, self.mean)
+                got = (w.p_self, self.mean, self.ron * w.p_discard, self.mean)
         else:
             ws = wr = 0
             vs = vr = 0.0
@@ -347,7 +363,7 @@ class Estimator:
             got = (
                 ws / self.total,
                 vs / ws if ws else 0.0,
-                RON_SHARE * wr / self.total,
+                self.ron * wr / self.total,
                 vr / wr if wr else 0.0,
             )
         self._ready[memo] = got
@@ -430,7 +446,7 @@ class Estimator:
             return self.ready_race(self.wait(key, n, jokers, melds, riichi), turns)
         ups = self.improving(key, n, jokers, s)
         q = sum(u for u, _, _ in ups) / self.total
-        if s < self.s.depth:  # look a draw ahead: each improving draw, the best discard, that hand's race
+        if s < self.depth:  # look a draw ahead: each improving draw, the best discard, that hand's race
             mix = [0.0] * (turns + 1)
             for u, k, j in ups:
                 best: list[float] | None = None
@@ -463,7 +479,7 @@ class Estimator:
             m = self.completions(key, n, melds)
         else:
             m = self.s.typical_value * (self.mean if all(x.is_concealed for x in melds) else self.mean_open)
-        a_lvl, b_lvl = self.ready_race((p0, m, RON_SHARE * p0, m), turns)
+        a_lvl, b_lvl = self.ready_race((p0, m, self.ron * p0, m), turns)
         for level in range(1, s + 1):
             rate = q if level == s else min(0.6, (1 + self.s.typical_slope * level) * p0)
             a_lvl, b_lvl = self.chain(a_lvl, rate, turns)
@@ -577,8 +593,11 @@ class ExpertBot:
             return self.rng.choice(legal)
         if ph is Phase.MAIDI or ph is Phase.DINGDI:
             return stake_choice(view, legal)
-        if self.settings.base and ph is not Phase.TURN and ph not in self.settings.own:
-            return self.greedy.choose(view, legal)  # claims, offers, 温州 win-or-wait: greedy's
+        own = self.settings.own
+        if view.caishen is not None and not self.settings.wz_claims:
+            own = own - {Phase.CLAIM}
+        if self.settings.base and ph is not Phase.TURN and ph not in own:
+            return self.greedy.choose(view, legal)  # offers, 温州 claims and win-or-wait: greedy's
         est = Estimator(view, self.settings, self.seed)
         if self.settings.base and ph is Phase.TURN:
             return self._turn_based(view, est, legal)
@@ -735,9 +754,12 @@ class ExpertBot:
                 continue
             melds = (*view.melds, meld)
             best = float("-inf")
-            for d in est.kinds:
-                if not _count(k, d) or (est.wz and d == wz.JOKER):
-                    continue
+            options = [d for d in est.kinds if _count(k, d) and not (est.wz and d == wz.JOKER)]
+            after_s = {d: est.shanten(k - INC[d], n - 1, view.jokers, melded=True) for d in options}
+            lowest = min(after_s.values(), default=0)
+            for d in options:
+                if after_s[d] != lowest:
+                    continue  # as on a turn: only the discards that keep the lowest shanten
                 arr, _ = est.race_later(k - INC[d], n - 1, view.jokers, melds, after)
                 v = arr[after]
                 if danger is not None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
-from erma.bots.expert import Estimator, ExpertBot, Settings, claimed_hand
+from erma.bots.expert import RON_SHARE, Estimator, ExpertBot, Settings, claimed_hand
 from erma.bots.greedy import exchange_step
 from erma.bots.stakes import DEALER_WINS, DINGDI_LIKELY, OTHER_WINS
 from erma.game.actions import Action, Kind
@@ -36,8 +36,10 @@ def _wz_shanten(key: int, n: int, jokers: int, concealed: bool, four_as_two: boo
     return v
 
 
-FULL = Settings(base=False)
-"""The estimate with everything it weighs (scored waits, the one-draw lookahead, dealing in)."""
+FULL = Settings(base=False, depth=2, locked_ron=RON_SHARE)
+"""The estimate with everything it weighs (scored waits, the one-draw lookahead, dealing in), as the review
+was validated and calibrated with (docs/review.md): one draw ahead and the ron share of before, not level5's
+two-draw lookahead (2026-12-02), which would cost the review several times its time."""
 
 
 class ReviewEstimator(Estimator):
