@@ -200,8 +200,6 @@ def test_a_declared_opponent_discards_what_it_draws() -> None:
 def test_claims_by_the_estimate_outside_wenzhou(name: str) -> None:
     """level5 decides claims by the estimate (``Settings.own``), except in 温州 (``wz_claims`` off), where
     they stay greedy's."""
-    from erma.bots.expert import Estimator
-
     rules = find_ruleset(name)
     seen = 0
     for g in range(4):
