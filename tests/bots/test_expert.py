@@ -196,6 +196,31 @@ def test_a_declared_opponent_discards_what_it_draws() -> None:
     assert old[2] == pytest.approx(before[2])
 
 
+def test_one_from_ready_counts_the_draws_that_widen_it() -> None:
+    """改良: a hand one from ready (``123456m 13m 9m 111z 2z``: 2m, 9m or 2z make it ready) may also draw a
+    tile that leaves it one from ready with more useful tiles; with ``widen`` its race takes the better of
+    swapping and keeping at every horizon, so it is never worth less and worth more once there is time to
+    use the swap. Ready hands and hands two from ready are unchanged; the coach keeps its estimate."""
+    from erma.analysis.api import pack
+    from erma.coach.estimate import FULL
+    from erma.tiles import parse
+
+    view = seat_view(new_hand(find_ruleset("classic64"), "widen", dealer=0), 0)
+    est = Estimator(view, Settings())
+    key = pack(parse("123456m13m9m1112z"))
+    assert est.shanten(key, 13, 0) == 1
+    swaps = est.widenings(key, 13, (), 10)
+    assert swaps and all(0 < w < 1 for w, _ in swaps)
+    wide, _ = est.race(key, 13, 0, (), 10, widen=True)
+    plain, _ = est.race(key, 13, 0, (), 10)
+    assert all(x >= y - 1e-9 for x, y in zip(wide, plain, strict=True))
+    assert wide[10] > plain[10] + 1
+    for other in ("1234567m9m11122z", "135m789m111z22z4z"):  # ready; two from ready
+        k = pack(parse(other))
+        assert est.race(k, 13, 0, (), 10, widen=True) == est.race(k, 13, 0, (), 10)
+    assert Settings().widen and not FULL.widen
+
+
 @pytest.mark.parametrize("name", ["classic64", "wenzhou2p"])
 def test_claims_by_the_estimate_outside_wenzhou(name: str) -> None:
     """level5 decides claims by the estimate (``Settings.own``), except in 温州 (``wz_claims`` off), where

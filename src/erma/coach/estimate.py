@@ -36,7 +36,7 @@ def _wz_shanten(key: int, n: int, jokers: int, concealed: bool, four_as_two: boo
     return v
 
 
-FULL = Settings(base=False, depth=2, locked_ron=RON_SHARE)
+FULL = Settings(base=False, depth=2, locked_ron=RON_SHARE, widen=False)
 """The estimate with everything it weighs (scored waits, the one-draw lookahead, dealing in), as the review
 was validated and calibrated with (docs/review.md): one draw ahead and the ron share of before, not level5's
 two-draw lookahead (2026-12-02), which would cost the review several times its time."""
