@@ -445,7 +445,7 @@ class Estimator:
     ) -> tuple[list[float], list[float]]:
         """(A, B) arrays of a 3k+1 hand (see :meth:`ready_race`); ``widen``: a hand one from ready may also
         be widened by a draw that does not bring it closer (:meth:`widenings`)."""
-        widen = widen and not self.wz
+        widen = widen and not self.wz and _shanten(key, n) == 1  # settled first: one memo entry otherwise
         memo = (key, n, jokers, melds, turns, riichi, widen)
         got = self._hands.get(memo)
         if got is None:
@@ -518,7 +518,7 @@ class Estimator:
                     continue
                 for t in range(turns + 1):
                     mix[t] += u / self.total * best[t]
-            swaps = self.widenings(key, n, melds, turns) if widen and s == 1 else []
+            swaps = self.widenings(key, n, melds, turns) if widen else []
             a = [0.0] * (turns + 1)
             b = [0.0] * (turns + 1)
             stay = 1 - q - sum(w for w, _ in swaps)
