@@ -6,23 +6,24 @@ random-tile chance (the winning kinds' unseen copies over all unseen tiles) for 
 weigh the opponent's claims on our discards at all. This script plays A against B in duplicate (A in both
 seats over the two games of a wall) and, from A's seat view only, counts:
 
-- **ron**: at each opponent discard while A's hand is ready, for each winning kind with unseen copies, the
-  random-tile chance (``predicted``) and whether the discard was that kind (``hit``); the ratio hit /
-  predicted by tile class (honours, 1 / 9, 2 / 8, 3–7) and by whose hand is locked by 报听 — ``dama``
-  (neither), ``mine`` (A's), ``theirs`` (the opponent's, whose discards are its draws);
+- **ron**: at each discard the opponent chooses while A's hand is ready, for each winning kind with unseen
+  copies, the random-tile chance (``predicted``) and whether the discard was that kind (``hit``); the ratio
+  hit / predicted by tile class (honours, 1 / 9, 2 / 8, 3–7), split by whether A's own hand is locked by 报听
+  (``mine``) or not (``dama``). The discard with which the opponent declares 报听 is its choice and counts
+  here; once it is locked the engine discards its draws for it (no choice, not counted);
 - **claims**: at each A discard while the opponent is not locked, whether the opponent claimed it (碰 / 吃 /
   明杠), by class and, for honours, by the copies still unseen after the discard;
 - **wall share**: at the same moments as *ron*, the winning kinds' share of the live wall (read from the game
   state — the one hidden thing this script reads, to check the random-tile chance itself; no bot sees it).
 
-Measured on 2026-12-02 (``--walls 1000 --seed cal1``, level5 against greedy, classic64): while the opponent
-is not locked, its discard wins for level5's honour waits 2.1–2.8 times as often as the random-tile chance,
-for 1 / 9 0.8–1.5 times, for 2 / 8 and 3–7 only 0.2–0.4 times (the estimate: 0.6 for every kind); a locked
-opponent 0.9–2.0 times; the live-wall share is 0.88–0.96 of the chance. It claims 14.5 % of the honours we
-discard while three copies are unseen (1 % or none with fewer) and 23–34 % of the number tiles. The ron
-ratios used in the estimate, and a penalty on claimable discards, both measured worse in the arena
-(docs/bots.md, "What would make the expert stronger"): these are facts about the opponent's play, not yet a
-better model.
+Measured on 2026-12-02 (``--walls 1000 --seed cal1``, level5 against greedy, classic64): greedy's discards
+win for level5's honour waits about 1.9 times as often as the random-tile chance, for 1 / 9 1.1–1.9 times,
+for 2 / 8 0.3–0.9 times and for 3–7 0.43 times (the estimate: 0.6 for every kind); the live-wall share of
+the winning kinds is 0.88–0.96 of the chance. It claims 14.5 % of the honours we discard while three copies
+are unseen (1 % or none with fewer) and 23–34 % of the number tiles. An earlier cut of the same count that
+left out the discards with which the opponent declares 报听 (they hit 2 / 8 and 3–7 far more often) gave
+honours 2.1–2.8 and 2 / 8, 3–7 0.2–0.4; the estimate with those ratios, and a penalty on claimable discards,
+both measured worse in the arena (docs/bots.md, "What would make the expert stronger").
 
 Usage: nice .venv/bin/python benchmarks/opponent_calibration.py [--rules classic64] [--bots level5,greedy]
 [--walls 300] [--seed cal] [--workers 2]
@@ -87,7 +88,7 @@ def play(config: Config, walls: Sequence[int]) -> list[dict[tuple[str, ...], flo
                     if pending is not None and state.phase is Phase.CLAIM:
                         tally[(*pending, "claimed")] += action.kind in CLAIMS
                     if action.kind is Kind.DISCARD:
-                        _ron(state, seat_view(state, me), action.tile, action.riichi, tally)
+                        _ron(state, seat_view(state, me), action.tile, tally)
                     pending = None
                 else:
                     pending = None
@@ -102,16 +103,14 @@ def play(config: Config, walls: Sequence[int]) -> list[dict[tuple[str, ...], flo
     return out
 
 
-def _ron(
-    state: GameState, v: SeatView, tile: int, declaring: bool, tally: dict[tuple[str, ...], float]
-) -> None:
-    """The opponent discards ``tile`` (declaring 报听 with it if ``declaring``); ``v`` is A's view."""
+def _ron(state: GameState, v: SeatView, tile: int, tally: dict[tuple[str, ...], float]) -> None:
+    """The opponent discards ``tile``; ``v`` is A's view (before the discard)."""
     if v.size % 3 != 1 or _shanten(v.key, v.size) != 0:
         return
     unseen = [v.unseen(t) for t in range(34)]
     total = sum(unseen[t] for t in v.kinds)
     me = v.seat
-    lock = "theirs" if v.riichi[1 - me] or declaring else ("mine" if v.riichi[me] else "dama")
+    lock = "mine" if v.riichi[me] else "dama"
     live = state.wall[state.head : state.tail]
     for t in _winners(v.key, v.size, v.kinds):
         if not unseen[t] or not total:
@@ -147,12 +146,12 @@ def main() -> None:
         f"the estimate's RON_SHARE {RON_SHARE}"
     )
     print("ron — the opponent's discard wins for a ready hand (hit / random-tile chance):")
-    for lock in ("dama", "mine", "theirs"):
+    for lock in ("dama", "mine"):
         cells = []
         for cls in CLASSES:
             p, h = t[("ron", lock, cls, "predicted")], t[("ron", lock, cls, "hit")]
             cells.append(f"{cls} {h / p:.2f} ({int(h)} of {p:.1f})" if p else f"{cls} —")
-        print(f"  locked: {lock:6}  " + "   ".join(cells))
+        print(f"  our hand {'locked' if lock == 'mine' else 'not locked':10}  " + "   ".join(cells))
     cells = []
     for cls in CLASSES:
         p, sh = t[("wall", cls, "predicted")], t[("wall", cls, "share")]
