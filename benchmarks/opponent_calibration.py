@@ -46,6 +46,7 @@ from erma.game.state import GameState
 from erma.rules import find_ruleset
 from erma.runner import run_walls
 from erma.selfplay import hand_seed
+from erma.tiles import is_honor, is_terminal, rank_of
 
 CLASSES = ("honours", "1/9", "2/8", "3-7")
 CLAIMS = (Kind.PUNG, Kind.CHOW, Kind.KONG)
@@ -53,10 +54,11 @@ CLAIMS = (Kind.PUNG, Kind.CHOW, Kind.KONG)
 
 def tile_class(t: int) -> str:
     """Honours, terminals (1 / 9), 2 / 8 or the middle (3–7)."""
-    if t >= 27:
+    if is_honor(t):
         return "honours"
-    r = t % 9
-    return "1/9" if r in (0, 8) else ("2/8" if r in (1, 7) else "3-7")
+    if is_terminal(t):
+        return "1/9"
+    return "2/8" if rank_of(t) in (2, 8) else "3-7"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,7 +98,7 @@ def play(config: Config, walls: Sequence[int]) -> list[dict[tuple[str, ...], flo
                         t = action.tile
                         unseen = view.unseen(t)  # the same after the discard (held or in a river, it is seen)
                         cls = tile_class(t)
-                        pending = ("claims", cls, f"{min(unseen, 3)} unseen" if t >= 27 else "")
+                        pending = ("claims", cls, f"{min(unseen, 3)} unseen" if is_honor(t) else "")
                         tally[(*pending, "discards")] += 1
                 apply_unchecked(state, seat, action)
         out.append(dict(tally))
