@@ -1040,7 +1040,11 @@ function tickCountdown() {
     return;
   }
   const box = document.querySelector("[data-testid=countdown]");
-  if (!box) return;
+  if (box) paintCountdown(box, c);
+}
+
+/** Show the countdown's state in ``box`` (without advancing it). */
+function paintCountdown(box, c) {
   const paused = countdownPaused();
   box.classList.toggle("paused", paused);
   box.dataset.left = String(Math.ceil(c.left / 1000));
@@ -1057,6 +1061,7 @@ function countdownEl() {
   bar.appendChild(el("div", "cd-bar"));
   box.append(el("span", "cd-text", ""), bar);
   box.hidden = !S.countdown;
+  if (S.countdown) paintCountdown(box, S.countdown); // a re-rendered screen shows the count at once, not a frame later
   requestAnimationFrame(tickCountdown);
   return box;
 }
