@@ -75,8 +75,15 @@ class SuitInfo:
         """Pairs, odd kinds, orphan kinds and orphan pair, packed so that groups add up field by field."""
         self.remainder = tuple(key - sum(1 << (4 * r) for r in range(x, 9, 3) if c[r]) for x in range(3))
         """The suit key less one copy of each present tile of 147, 258, 369."""
-        self.rem_pid = tuple(suit_pid(r) for r in self.remainder)
-        """Profile ids of the three remainders."""
+        self.rem_pid: tuple[int, ...] | None = None
+        """Profile ids of the three remainders (:meth:`remainder_pids`: made when a knitted shape asks)."""
+
+    def remainder_pids(self) -> tuple[int, ...]:
+        """:attr:`rem_pid`, computed on first use (most suit keys never reach the knitted shapes)."""
+        found = self.rem_pid
+        if found is None:
+            found = self.rem_pid = tuple(suit_pid(r) for r in self.remainder)
+        return found
 
 
 class HonorInfo:
@@ -294,6 +301,81 @@ def overall(key: int, n: int, jokers: int = 0) -> int:
         return f
     if n < 10 or n in (12, 15, 16, 17):
         return best
+    return _special(m, p, s, h, n, jokers, best, f)
+
+
+def draws_below(key: int, n: int, kinds: tuple[int, ...], below: int, jokers: int = 0) -> tuple[int, ...]:
+    """The kinds ``t`` among ``kinds`` with ``overall(key + INC[t], n + 1, jokers) < below``: the draws that
+    complete a 3k+1 hand (``below=0``) or bring it closer (``below=`` its shanten), what the bots ask of every
+    hand they weigh. The groups the draw leaves alone are looked up once, in :func:`overall`'s order; the
+    special shapes are read only when the regular one does not already go below, and only as far as
+    ``below`` (a shape that cannot go below it is not searched)."""
+    k = key & SUIT_MASK
+    m = _SUIT_INFO.get(k) or suit_info(k)
+    k = (key >> 36) & SUIT_MASK
+    p = _SUIT_INFO.get(k) or suit_info(k)
+    k = (key >> 72) & SUIT_MASK
+    s = _SUIT_INFO.get(k) or suit_info(k)
+    h = _HONOR_INFO.get(key >> 108) or honor_info(key >> 108)
+    mp = COMBO.get(m.pid << 20 | p.pid) or combine(m.pid, p.pid)
+    mps = COMBO.get(mp << 20 | s.pid) or combine(mp, s.pid)
+    n1 = n + 1
+    f = -1 if n1 % 3 == 2 else 0
+    sets = (n1 - 1) // 3
+    special = not (n1 < 10 or n1 in (12, 15, 16, 17))
+    if special:
+        # a draw adds one pair, orphan kind or knitted tile at most: when no special shape could then go
+        # below ``below``, none is searched (each bound is its formula in :func:`_special` with one more)
+        k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
+        knit = (_KNIT_BEST.get(k) or _knit_best(k))[0]
+        low = 7 - knit - jokers
+        if n1 >= 13:
+            spec = m.spec + p.spec + s.spec + h.spec
+            low = min(
+                low,
+                6 - min((spec & 63) + 1 + jokers, 7),
+                11 - ((spec >> 12) & 63) - jokers,
+                12 - h.kinds - knit - jokers,
+            )
+        special = low < below
+    out = []
+    for t in kinds:
+        mm, pp, ss, hh = m, p, s, h
+        if t >= 27:
+            k = (key >> 108) + (1 << (4 * (t - 27)))
+            hh = _HONOR_INFO.get(k) or honor_info(k)
+            pid = COMBO.get(mps << 20 | hh.pid) or combine(mps, hh.pid)
+        else:
+            if t >= 18:
+                k = ((key >> 72) & SUIT_MASK) + (1 << (4 * (t - 18)))
+                ss = _SUIT_INFO.get(k) or suit_info(k)
+                x = mp
+            else:
+                if t >= 9:
+                    k = ((key >> 36) & SUIT_MASK) + (1 << (4 * (t - 9)))
+                    pp = _SUIT_INFO.get(k) or suit_info(k)
+                else:
+                    k = (key & SUIT_MASK) + (1 << (4 * t))
+                    mm = _SUIT_INFO.get(k) or suit_info(k)
+                x = COMBO.get(mm.pid << 20 | pp.pid) or combine(mm.pid, pp.pid)
+            x = COMBO.get(x << 20 | ss.pid) or combine(x, ss.pid)
+            pid = COMBO.get(x << 20 | hh.pid) or combine(x, hh.pid)
+        v = VALUES[pid][sets] - jokers
+        if v <= f:
+            v = f
+        elif v >= below and special:
+            # overall's special shapes, searched from ``below``: what they find below it is exact
+            v = _special(mm, pp, ss, hh, n1, jokers, below, f)
+        if v < below:
+            out.append(t)
+    return tuple(out)
+
+
+def _special(
+    m: SuitInfo, p: SuitInfo, s: SuitInfo, h: HonorInfo, n: int, jokers: int, best: int, f: int
+) -> int:
+    """:func:`overall` past the regular shape: seven pairs, thirteen orphans and the knitted shapes, for
+    hands of 10, 11, 13 or 14 tiles whose regular shanten ``best`` is above the floor ``f``."""
     k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
     knit, perms = _KNIT_BEST.get(k) or _knit_best(k)
     if n >= 13:
@@ -317,14 +399,17 @@ def overall(key: int, n: int, jokers: int = 0) -> int:
     if 8 - knit - jokers >= best:
         return best
     rest_sets = (n - 1) // 3 - 3
-    hp = h.pid if n >= 13 else (_HONOR_INFO.get(key >> 108) or honor_info(key >> 108)).pid
+    hp = h.pid
+    mr = m.rem_pid or m.remainder_pids()
+    pr = p.rem_pid or p.remainder_pids()
+    sr = s.rem_pid or s.remainder_pids()
     for count, (a, b, c) in perms:
         missing = 9 - count
         if missing - 1 - jokers >= best:
             break
-        x, y = m.rem_pid[a], p.rem_pid[b]
+        x, y = mr[a], pr[b]
         pid = COMBO.get(x << 20 | y) or combine(x, y)
-        y = s.rem_pid[c]
+        y = sr[c]
         pid = COMBO.get(pid << 20 | y) or combine(pid, y)
         pid = COMBO.get(pid << 20 | hp) or combine(pid, hp)
         v = missing + VALUES[pid][rest_sets] - jokers
