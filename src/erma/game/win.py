@@ -6,6 +6,7 @@ A win is legal only if the hand is complete and its fans, without bonus and flow
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,21 +124,29 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
 def points_of(rules: RuleSet, result: ScoreResult) -> tuple[int, int] | None:
     """(fans toward the minimum, points) of a scored win under ``rules``: base points added, the cap applied
     (sparing bonus points where ``cap_applies_to_bonus`` is false); None below ``min_fan``."""
+    return points_of_counts(rules, [(f.id, f.points, f.count) for f in result.fans], result.capped_total)
+
+
+def points_of_counts(
+    rules: RuleSet, fans: Sequence[tuple[str, int, int]], capped_total: int
+) -> tuple[int, int] | None:
+    """:func:`points_of` from each fan's (id, points, count) and the capped total
+    (:func:`erma.scoring.pipeline.score_counts`)."""
     rows = plan_for(rules.fan_table).rows
     min_total = sum(
-        f.points * f.count
-        for f in result.fans
-        if rows[f.id].counts_for_min
-        or (rules.bonus_counts_for_min_fan and f.id == "bonus_tiles")
-        or (rules.flowers_count_for_min_fan and f.id != "bonus_tiles")
+        points * count
+        for fan_id, points, count in fans
+        if rows[fan_id].counts_for_min
+        or (rules.bonus_counts_for_min_fan and fan_id == "bonus_tiles")
+        or (rules.flowers_count_for_min_fan and fan_id != "bonus_tiles")
     )
     if min_total < rules.min_fan:
         return None
-    points = result.capped_total + rules.mcr_base_points
+    points = capped_total + rules.mcr_base_points
     if rules.fan_cap is not None:
         if rules.cap_applies_to_bonus:
             points = min(points, rules.fan_cap)
         else:
-            bonus_pts = sum(f.points * f.count for f in result.fans if f.id == "bonus_tiles")
+            bonus_pts = sum(p * c for fan_id, p, c in fans if fan_id == "bonus_tiles")
             points = min(points - bonus_pts, rules.fan_cap) + bonus_pts
     return min_total, points

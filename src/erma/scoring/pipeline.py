@@ -78,6 +78,8 @@ class Plan:
     """Ids counted once per instance."""
     limits: frozenset[str] = frozenset()
     """Ids of the limit fans."""
+    declared_adds: bool | None = field(default=None, compare=False, repr=False)
+    """Memo of :func:`_declared_adds` (set once, on first use)."""
     no_min: frozenset[str] = frozenset()
     """Ids that do not count for the minimum (flowers): a reading with only these scores the fallback."""
     excluders: frozenset[str] = frozenset()
@@ -486,6 +488,99 @@ def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
     )
     cap = plan.table.cap
     return _NEW_RESULT(scored, pts, min(pts, cap) if cap else pts, view.describe())
+
+
+FanCount = tuple[str, int, int]
+"""(fan id, points per instance, instances) of one scored fan, as :class:`ScoredFan` has them."""
+
+
+def score_counts(ctx: WinContext, table: str = "mcr") -> tuple[tuple[FanCount, ...], int] | None:
+    """:func:`score` reduced to what a points rule reads: each kept fan's (id, points, count) in table order
+    and the capped total; None if the hand does not win. The same reading and fans as :func:`score`,
+    without the tile texts and the reading's description (the bots score thousands of imagined wins a
+    decision)."""
+    plan = plan_for(table)
+    _, views = readings(ctx)
+    found = _best(views, plan)
+    if found is None:
+        return None
+    _, fans, kept, pts = found
+    heads = plan.heads
+    out = []
+    for k in kept:
+        hits = fans[k]
+        head, each = heads[k]
+        out.append((k, head["points"], len(hits) if each and len(hits) > 1 else 1))
+    cap = plan.table.cap
+    return tuple(out), min(pts, cap) if cap else pts
+
+
+DECLARED_FANS: tuple[str, ...] = ("declared_ready", "declared_ready_concealed")
+"""The fans 报听 alone adds (:mod:`erma.scoring.twoplayer`)."""
+FLAGGED_FANS: frozenset[str] = frozenset({"heavenly_ready", "ready_one_shot"})
+"""天听 and 报听一发: they need flags of their own, which :func:`score_counts_declared` requires false."""
+
+
+def _declared_adds(plan: Plan) -> bool:
+    """Whether 报听's fans only add to a reading of this table that has neither a limit fan (役满, which keeps
+    only the limit fans) nor a fallback (无番和, which a counted fan drops): nothing excludes them and they
+    exclude nothing, they are no limit fans, and no tie-break reads them or a fallback fan; fallbacks are
+    worth more than nothing. Then, when the best reading is such a reading, 报听 raises it by its fans, raises
+    the other such readings by as much and the rest by less, and it stays the best (see
+    :func:`score_counts_declared`)."""
+    found = plan.declared_adds
+    if found is None:
+        ids = frozenset(DECLARED_FANS) & plan.rows.keys()
+        fallbacks = frozenset(i for i, _ in plan.fallbacks)
+        ties = plan.table.prefer | plan.table.yield_to_later
+        found = (
+            ids.isdisjoint(plan.targets)
+            and ids.isdisjoint(plan.limits)
+            and all(ids.isdisjoint(t) for k, t in plan.targets.items() if k not in FLAGGED_FANS)
+            and ids.isdisjoint(ties)
+            and fallbacks.isdisjoint(ties)
+            and all(plan.value[i] > 0 for i in fallbacks)
+        )
+        object.__setattr__(plan, "declared_adds", found)
+    return found
+
+
+def score_counts_declared(
+    ctx: WinContext, table: str = "mcr"
+) -> tuple[tuple[tuple[FanCount, ...], int] | None, tuple[tuple[FanCount, ...], int] | None]:
+    """:func:`score_counts` of a win as it is (``ctx`` not declared ready) and as it would be after 报听
+    (``declared_ready``). The second is made from the first where :func:`_declared_adds` shows it is the
+    same (the best reading with 报听's fans added), else scored (half the work for the bots, which weigh
+    every imagined win both ways)."""
+    if ctx.declared_ready or ctx.declared_ready_first_turn or ctx.ready_one_shot:
+        raise ValueError("score_counts_declared takes a win context without 报听 flags")
+    plan = plan_for(table)
+    facts, views = readings(ctx)
+    found = _best(views, plan)
+    if found is None:
+        return None, None
+    _, fans, kept, pts = found
+    heads = plan.heads
+    rows = plan.rows
+    plain = []
+    for k in kept:
+        hits = fans[k]
+        head, each = heads[k]
+        plain.append((k, head["points"], len(hits) if each and len(hits) > 1 else 1))
+    cap = plan.table.cap
+    plain_result = (tuple(plain), min(pts, cap) if cap else pts)
+    fallback = any(i in kept for i, _ in plan.fallbacks)
+    if fallback or not _declared_adds(plan) or not plan.limits.isdisjoint(kept):
+        return plain_result, score_counts(dataclasses.replace(ctx, declared_ready=True), table)
+    added = [
+        (k, rows[k].value, 1)
+        for k in DECLARED_FANS
+        if k in rows and (k == "declared_ready" or facts.melded_sets == 0)
+    ]
+    order = plan.order
+    declared = sorted([*plain, *added], key=lambda x: order[x[0]])
+    total = pts + sum(v for _, v, _ in added)
+    return plain_result, (tuple(declared), min(total, cap) if cap else total)
 
 
 def _slots_maker(cls: type[_T]) -> Callable[..., _T]:
