@@ -36,6 +36,7 @@ The bot reads only :class:`~erma.game.seatview.SeatView`; its random generators 
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,9 +50,10 @@ from erma.bots.stakes import Stakes, stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
 from erma.game.state import Phase
-from erma.game.win import points_of
+from erma.game.win import points_of_counts
 from erma.hand import Meld, MeldKind
-from erma.scoring import WinContext, score
+from erma.scoring import WinContext
+from erma.scoring.pipeline import score_counts_declared
 
 KONG_KINDS = (Kind.CONCEALED_KONG, Kind.ADDED_KONG, Kind.EXTEND_KONG)
 RON_SHARE = 0.6
@@ -94,14 +96,13 @@ def _count(key: int, t: int) -> int:
 @functools.lru_cache(maxsize=1 << 17)
 def _winners(key: int, n: int, kinds: tuple[int, ...]) -> tuple[int, ...]:
     """Standard family: the kinds that complete a 3k+1 hand (a pure function of the shape, cached)."""
-    return tuple(t for t in kinds if shapes.overall(key + INC[t], n + 1) == -1)
+    return shapes.draws_below(key, n, kinds, 0)
 
 
 @functools.lru_cache(maxsize=1 << 17)
 def _improvers(key: int, n: int, kinds: tuple[int, ...]) -> tuple[int, ...]:
     """Standard family: the kinds that lower the shanten of a 3k+1 hand (cached)."""
-    s = shapes.overall(key, n)
-    return tuple(t for t in kinds if shapes.overall(key + INC[t], n + 1) < s)
+    return shapes.draws_below(key, n, kinds, _shanten(key, n))
 
 
 @functools.lru_cache(maxsize=1 << 18)
@@ -109,8 +110,20 @@ def _shanten(key: int, n: int) -> int:
     return shapes.overall(key, n)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _tiles_of(key: int) -> tuple[int, ...]:
+    """The kinds of a concealed key, one entry per copy, in order (cached: the imagined wins of a decision
+    share their concealed parts)."""
+    return tuple(t for t in range(34) for _ in range((key >> (4 * t)) & 15))
+
+
 _POINTS: dict[tuple[object, ...], int | None] = {}
 """Scored imagined wins, by everything the score reads (shared by every decision of the process)."""
+_MISSING = object()
+_CONTEXT_IDS = itertools.count()
+_CONTEXTS: dict[tuple[object, ...], int] = {}
+"""What an imagined win's score reads of the rules and the seat (the fan table, minimum and cap, winds,
+flowers, bonus kinds, dealer), by a small id that keys :data:`_POINTS`."""
 
 
 def claimed_hand(view: BotView, a: Action, p: int) -> tuple[int, int, Meld] | None:
@@ -213,6 +226,21 @@ class Estimator:
             rules.flowers,
         )
         """What the score of an imagined win reads of the rules (the key of the shared memo)."""
+        context = (
+            self.rules_key,
+            view.seat_winds[view.seat],
+            view.prevalent_wind,
+            view.flowers[view.seat],
+            view.bonus_kinds,
+            view.seat == view.dealer,
+        )
+        cid = _CONTEXTS.get(context)
+        if cid is None:
+            if len(_CONTEXTS) > 10_000:
+                _CONTEXTS.clear()  # ids are never reused: an entry of _POINTS under an old id only misses
+            cid = _CONTEXTS[context] = next(_CONTEXT_IDS)
+        self.context_id = cid
+        """:data:`_CONTEXTS`' id of this seat's scoring context."""
         self.mean_open = mean_win_points(rules, concealed=False)
         self.cost = OPPONENT_WIN_COST if self.wz else (self.mean + self.mean_open) / 2
         me, opp = view.seat, 1 - view.seat
@@ -287,24 +315,13 @@ class Estimator:
     ) -> int | None:
         """Standard family: what winning on ``tile`` with the concealed ``key`` would bring (None: no win)."""
         v = self.view
+        fourth = v.visible[tile] + 1 >= v.rules.copies
+        memo = (self.context_id, key, melds, tile, self_drawn, fourth, riichi)
+        got = _POINTS.get(memo, _MISSING)
+        if got is not _MISSING:
+            return got  # type: ignore[return-value]
         rules = v.rules
-        memo = (
-            self.rules_key,
-            key,
-            melds,
-            tile,
-            self_drawn,
-            riichi,
-            v.visible[tile] + 1 >= rules.copies,
-            v.seat_winds[v.seat],
-            v.prevalent_wind,
-            v.flowers[v.seat],
-            v.bonus_kinds,
-            v.seat == v.dealer,
-        )
-        if memo in _POINTS:
-            return _POINTS[memo]
-        concealed = tuple(t for t in range(34) for _ in range(_count(key, t)))
+        concealed = _tiles_of(key)
         bonus = 0
         if v.bonus_kinds:
             tiles = [*concealed, tile, *(x for m in melds for x in m.tiles)]
@@ -314,24 +331,24 @@ class Estimator:
             concealed=concealed,
             win_tile=tile,
             self_drawn=self_drawn,
-            fourth_tile=v.visible[tile] + 1 >= rules.copies,
+            fourth_tile=fourth,
             seat_wind=v.seat_winds[v.seat],
             prevalent_wind=v.prevalent_wind,
             flowers=v.flowers[v.seat],
             flower_count=len(v.flowers[v.seat]),
             bonus_count=bonus,
             is_dealer=v.seat == v.dealer,
-            declared_ready=riichi,
             copies=rules.copies,
             flowers_in_play=rules.flowers,
         )
-        result = score(ctx, rules.fan_table)
-        worth = points_of(rules, result) if result is not None else None
-        out = worth[1] if worth is not None else None
         if len(_POINTS) > 200_000:
             _POINTS.clear()
-        _POINTS[memo] = out
-        return out
+        # both ways at once: as it stands and after 报听 (the second is made from the first where the fan
+        # table lets it, :func:`erma.scoring.pipeline.score_counts_declared`)
+        for declared, result in zip((False, True), score_counts_declared(ctx, rules.fan_table), strict=True):
+            worth = points_of_counts(rules, *result) if result is not None else None
+            _POINTS[(*memo[:-1], declared)] = worth[1] if worth is not None else None
+        return _POINTS[memo]
 
     def wait(self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], riichi: bool) -> tuple[float, ...]:
         """(p_self, m_self, p_ron, m_ron) of a ready 3k+1 hand: chances per draw / per opponent discard and
