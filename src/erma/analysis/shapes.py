@@ -44,39 +44,66 @@ class SuitInfo:
     """What the special shapes need to know of one suit's counts (computed once per suit key)."""
 
     __slots__ = (
+        "_remainder",
         "has_terminal_pair",
+        "key",
         "knit",
         "knit_code",
         "odd",
         "pairs",
         "pid",
         "rem_pid",
-        "remainder",
         "spec",
         "terminals",
     )
 
     def __init__(self, key: int) -> None:
-        c = [(key >> (4 * r)) & 15 for r in range(9)]
+        self.key = key
         self.pid = suit_pid(key)
         """Profile id of the regular shape (see tables)."""
-        self.pairs = sum(x // 2 for x in c)
+        pairs = odd = 0
+        k0 = k1 = k2 = 0
+        k = key
+        for r in range(9):
+            x = k & 15
+            k >>= 4
+            if x:
+                pairs += x >> 1
+                odd += x & 1
+                if r % 3 == 0:
+                    k0 += 1
+                elif r % 3 == 1:
+                    k1 += 1
+                else:
+                    k2 += 1
+        c0, c8 = key & 15, (key >> 32) & 15
+        self.pairs = pairs
         """Pairs for seven pairs (four of a kind gives two)."""
-        self.odd = sum(x % 2 for x in c)
+        self.odd = odd
         """Kinds left unpaired."""
-        self.terminals = (c[0] > 0) + (c[8] > 0)
+        self.terminals = (c0 > 0) + (c8 > 0)
         """Terminal kinds present (1 and 9)."""
-        self.has_terminal_pair = c[0] >= 2 or c[8] >= 2
-        self.knit = tuple(sum(c[r] > 0 for r in range(x, 9, 3)) for x in range(3))
+        self.has_terminal_pair = c0 >= 2 or c8 >= 2
+        self.knit = (k0, k1, k2)
         """Kinds present among 147, 258, 369."""
-        self.knit_code = self.knit[0] | self.knit[1] << 2 | self.knit[2] << 4
+        self.knit_code = k0 | k1 << 2 | k2 << 4
         """The three knit counts packed in 6 bits."""
-        self.spec = _spec(self.pairs, self.odd, self.terminals, self.has_terminal_pair)
+        self.spec = _spec(pairs, odd, self.terminals, self.has_terminal_pair)
         """Pairs, odd kinds, orphan kinds and orphan pair, packed so that groups add up field by field."""
-        self.remainder = tuple(key - sum(1 << (4 * r) for r in range(x, 9, 3) if c[r]) for x in range(3))
-        """The suit key less one copy of each present tile of 147, 258, 369."""
+        self._remainder: tuple[int, ...] | None = None
         self.rem_pid: tuple[int, ...] | None = None
         """Profile ids of the three remainders (:meth:`remainder_pids`: made when a knitted shape asks)."""
+
+    @property
+    def remainder(self) -> tuple[int, ...]:
+        """The suit key less one copy of each present tile of 147, 258, 369 (made on first use)."""
+        found = self._remainder
+        if found is None:
+            key = self.key
+            found = self._remainder = tuple(
+                key - sum(1 << (4 * r) for r in range(x, 9, 3) if (key >> (4 * r)) & 15) for x in range(3)
+            )
+        return found
 
     def remainder_pids(self) -> tuple[int, ...]:
         """:attr:`rem_pid`, computed on first use (most suit keys never reach the knitted shapes)."""
