@@ -1,5 +1,5 @@
-"""``shapes.draws_below`` (the draws that win or bring a hand closer, all at once) against ``shapes.overall``,
-one draw at a time."""
+"""``shapes.draws_below`` (the draws that win or bring a hand closer, all at once) and
+``shapes.discard_values`` (the shanten after each discard) against ``shapes.overall``, one tile at a time."""
 
 from __future__ import annotations
 
@@ -27,6 +27,12 @@ def _check(tiles: list[int], jokers: int, kinds: tuple[int, ...] = ALL_KINDS) ->
     for below in range(-1, 9):
         expected = tuple(t for t, v in zip(kinds, after, strict=True) if v < below)
         assert shapes.draws_below(key, n, kinds, below, jokers) == expected, (sorted(tiles), jokers, below)
+    if tiles:  # the same hand with one more tile of each kind drawn, then each held kind discarded
+        for t in {*tiles[:3], kinds[0]}:
+            full = key + INC[t]
+            held = sorted({*tiles, t})
+            expected_d = tuple((d, shapes.overall(full - INC[d], n, jokers)) for d in held)
+            assert shapes.discard_values(full, n + 1, jokers) == expected_d, (sorted(tiles), t, jokers)
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
@@ -68,3 +74,13 @@ def test_examples_of_each_shape() -> None:
     assert shapes.draws_below(_key(hands[0]), 13, ALL_KINDS, 0) == tuple(range(9))
     assert len(shapes.draws_below(_key(hands[1]), 13, ALL_KINDS, 0)) == 13
     assert shapes.draws_below(_key(hands[4]), 13, ALL_KINDS, 0) == (20, 23, 26)
+    # fourteen tiles where a discard leaves thirteen orphans, or 全不靠, just below the regular shape (the
+    # bounds' edges)
+    for tiles in (
+        [1, 3, 8, 8, 11, 12, 16, 18, 26, 29, 30, 31, 32, 33],
+        [0, 0, 8, 9, 10, 15, 17, 18, 22, 27, 27, 29, 30, 31],
+        [1, 3, 6, 7, 8, 10, 15, 27, 28, 30, 30, 31, 32, 33],
+    ):
+        key = _key(tiles)
+        expected = tuple((d, shapes.overall(key - INC[d], 13)) for d in sorted(set(tiles)))
+        assert shapes.discard_values(key, 14) == expected

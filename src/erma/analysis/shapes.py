@@ -398,6 +398,74 @@ def draws_below(key: int, n: int, kinds: tuple[int, ...], below: int, jokers: in
     return tuple(out)
 
 
+def discard_values(key: int, n: int, jokers: int = 0) -> tuple[tuple[int, int], ...]:
+    """``(t, overall(key - INC[t], n - 1, jokers))`` for each kind ``t`` held, in kind order: the shanten
+    after each discard of a hand of ``n`` tiles, with the groups the discard leaves alone looked up once, in
+    :func:`overall`'s order, and the special shapes searched only where a bound lets them go below the
+    regular shape (a discard takes a pair, an orphan kind or a knitted tile away, never adds one)."""
+    k = key & SUIT_MASK
+    m = _SUIT_INFO.get(k) or suit_info(k)
+    k = (key >> 36) & SUIT_MASK
+    p = _SUIT_INFO.get(k) or suit_info(k)
+    k = (key >> 72) & SUIT_MASK
+    s = _SUIT_INFO.get(k) or suit_info(k)
+    h = _HONOR_INFO.get(key >> 108) or honor_info(key >> 108)
+    mp = COMBO.get(m.pid << 20 | p.pid) or combine(m.pid, p.pid)
+    mps = COMBO.get(mp << 20 | s.pid) or combine(mp, s.pid)
+    n0 = n - 1
+    f = -1 if n0 % 3 == 2 else 0
+    sets = (n0 - 1) // 3
+    low = 99
+    if not (n0 < 10 or n0 in (12, 15, 16, 17)):
+        k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
+        knit = (_KNIT_BEST.get(k) or _knit_best(k))[0]
+        low = 8 - knit - jokers
+        if n0 >= 13:
+            spec = m.spec + p.spec + s.spec + h.spec
+            low = min(
+                low,
+                6 - min((spec & 63) + jokers, 7),
+                12 - ((spec >> 12) & 63) - jokers,
+                13 - h.kinds - knit - jokers,
+            )
+    out = []
+    t = -1
+    k = key
+    while k:
+        t += 1
+        if not k & 15:
+            k >>= 4
+            continue
+        k >>= 4
+        mm, pp, ss, hh = m, p, s, h
+        if t >= 27:
+            g = (key >> 108) - (1 << (4 * (t - 27)))
+            hh = _HONOR_INFO.get(g) or honor_info(g)
+            pid = COMBO.get(mps << 20 | hh.pid) or combine(mps, hh.pid)
+        else:
+            if t >= 18:
+                g = ((key >> 72) & SUIT_MASK) - (1 << (4 * (t - 18)))
+                ss = _SUIT_INFO.get(g) or suit_info(g)
+                x = mp
+            else:
+                if t >= 9:
+                    g = ((key >> 36) & SUIT_MASK) - (1 << (4 * (t - 9)))
+                    pp = _SUIT_INFO.get(g) or suit_info(g)
+                else:
+                    g = (key & SUIT_MASK) - (1 << (4 * t))
+                    mm = _SUIT_INFO.get(g) or suit_info(g)
+                x = COMBO.get(mm.pid << 20 | pp.pid) or combine(mm.pid, pp.pid)
+            x = COMBO.get(x << 20 | ss.pid) or combine(x, ss.pid)
+            pid = COMBO.get(x << 20 | hh.pid) or combine(x, hh.pid)
+        v = VALUES[pid][sets] - jokers
+        if v <= f:
+            v = f
+        elif low < v:
+            v = _special(mm, pp, ss, hh, n0, jokers, v, f)
+        out.append((t, v))
+    return tuple(out)
+
+
 def _special(
     m: SuitInfo, p: SuitInfo, s: SuitInfo, h: HonorInfo, n: int, jokers: int, best: int, f: int
 ) -> int:
