@@ -110,6 +110,12 @@ def _shanten(key: int, n: int) -> int:
     return shapes.overall(key, n)
 
 
+@functools.lru_cache(maxsize=1 << 17)
+def _discards(key: int, n: int) -> tuple[tuple[int, int], ...]:
+    """Standard family: (kind, shanten after discarding it) for each kind a 3k+2 hand holds (cached)."""
+    return shapes.discard_values(key, n)
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _tiles_of(key: int) -> tuple[int, ...]:
     """The kinds of a concealed key, one entry per copy, in order (cached: the imagined wins of a decision
@@ -268,6 +274,8 @@ class Estimator:
         self.seeds = [f"{seed}:{view.version}:{i}" for i in range(settings.samples)]
         self._races: dict[tuple[float | int, ...], tuple[list[float], list[float]]] = {}
         self._hands: dict[tuple[object, ...], tuple[list[float], list[float]]] = {}
+        self._later: dict[tuple[object, ...], list[float]] = {}
+        self._hazards: dict[int, tuple[list[float], list[float]]] = {}
         self.declare = (
             settings.declare_ahead and rules.declare_ready_enabled and not self.wz and not view.riichi[me]
         )
@@ -395,6 +403,17 @@ class Estimator:
 
     # ------------------------------------------------------------------------------ the race
 
+    def hazards(self, turns: int) -> tuple[list[float], list[float]]:
+        """For a race of ``turns`` own draws, by t (draws left): −h × cost and 1 − h, h the hazard of the
+        opponent turn before our draw t (:attr:`hazard`), made once per horizon."""
+        got = self._hazards.get(turns)
+        if got is None:
+            cost, hz = self.cost, self.hazard
+            last = len(hz) - 1
+            hs = [hz[min(turns - t, last)] if hz else 0.0 for t in range(turns + 1)]
+            got = self._hazards[turns] = ([-h * cost for h in hs], [1 - h for h in hs])
+        return got
+
     def ready_race(self, w: Sequence[float], turns: int) -> tuple[list[float], list[float]]:
         """(A, B) of a ready hand: A[t] with the opponent to move and t own draws left, B[t] about to draw."""
         memo = (*w, turns)
@@ -404,10 +423,13 @@ class Estimator:
         p_self, m_self, p_ron, m_ron = w
         a = [0.0] * (turns + 1)
         b = [0.0] * (turns + 1)
+        loss, keep = self.hazards(turns)
+        win_self, miss_self = p_self * m_self, 1 - p_self
+        win_ron, miss_ron = p_ron * m_ron, 1 - p_ron
+        prev = 0.0
         for t in range(1, turns + 1):
-            b[t] = p_self * m_self + (1 - p_self) * a[t - 1]
-            h = self.hazard[min(turns - t, len(self.hazard) - 1)] if self.hazard else 0.0
-            a[t] = -h * self.cost + (1 - h) * (p_ron * m_ron + (1 - p_ron) * b[t])
+            bt = b[t] = win_self + miss_self * prev
+            prev = a[t] = loss[t] + keep[t] * (win_ron + miss_ron * bt)
         self._races[memo] = (a, b)
         return a, b
 
@@ -416,39 +438,34 @@ class Estimator:
         ``a_next[t]`` (opponent to move, t draws left)."""
         a = [0.0] * (turns + 1)
         b = [0.0] * (turns + 1)
+        loss, keep = self.hazards(turns)
+        stay = 1 - q
         for t in range(1, turns + 1):
-            b[t] = q * a_next[t - 1] + (1 - q) * a[t - 1]
-            h = self.hazard[min(turns - t, len(self.hazard) - 1)]
-            a[t] = -h * self.cost + (1 - h) * b[t]
+            bt = b[t] = q * a_next[t - 1] + stay * a[t - 1]
+            a[t] = loss[t] + keep[t] * bt
         return a, b
 
-    def later_ready(
-        self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int
-    ) -> tuple[list[float], list[float]]:
-        """(A, B) of a ready 3k+1 hand reached later, not declared: the better, horizon by horizon, of playing
-        on and (where 报听 is allowed, :attr:`declare`) declaring with the margin taken off."""
-        plain = self.ready_race(self.wait(key, n, jokers, melds, False), turns)
+    def later_ready(self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int) -> list[float]:
+        """A of a ready 3k+1 hand reached later, not declared (:meth:`ready_race`; B is not asked of it): the
+        better, horizon by horizon, of playing on and (where 报听 is allowed, :attr:`declare`) declaring with
+        the margin taken off."""
+        plain = self.ready_race(self.wait(key, n, jokers, melds, False), turns)[0]
         if not self.declare:
             return plain
-        memo = ("later", key, n, jokers, melds, turns)
-        got = self._hands.get(memo)
+        memo = (key, n, jokers, melds, turns)
+        got = self._later.get(memo)
         if got is None:
-            decl = self.ready_race(self.wait(key, n, jokers, melds, True), turns)
+            decl = self.ready_race(self.wait(key, n, jokers, melds, True), turns)[0]
             m = self.margin
-            got = self._hands[memo] = (
-                [max(x, y - m * abs(y)) for x, y in zip(plain[0], decl[0], strict=True)],
-                [max(x, y - m * abs(y)) for x, y in zip(plain[1], decl[1], strict=True)],
-            )
+            got = self._later[memo] = [max(x, y - m * abs(y)) for x, y in zip(plain, decl, strict=True)]
         return got
 
-    def race_later(
-        self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int
-    ) -> tuple[list[float], list[float]]:
-        """:meth:`race` of a hand reached without a discard decision now (after a claim): ready hands may
+    def race_later(self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int) -> list[float]:
+        """A of :meth:`race` of a hand reached without a discard decision now (after a claim): ready hands may
         declare 报听 on a later discard (:meth:`later_ready`)."""
         if self.declare and self.shanten(key, n, jokers, melded=len(melds) > len(self.melds)) <= 0:
             return self.later_ready(key, n, jokers, melds, turns)
-        return self.race(key, n, jokers, melds, turns)
+        return self.race(key, n, jokers, melds, turns)[0]
 
     def race(
         self,
@@ -490,8 +507,8 @@ class Estimator:
                 continue
             k = key + INC[t]
             best: tuple[int, int] | None = None
-            for d in self.kinds:
-                if d == t or not _count(k, d) or _shanten(k - INC[d], n) != 1:
+            for d, v in _discards(k, n + 1):
+                if d == t or v != 1:
                     continue
                 x = useful(k - INC[d])
                 if x > now and (best is None or x > best[0]):
@@ -522,29 +539,35 @@ class Estimator:
             mix = [0.0] * (turns + 1)
             for u, k, j in ups:
                 best: list[float] | None = None
-                for d in self.kinds:
-                    if not _count(k, d) or self.shanten(k - INC[d], n, j) != s - 1:
-                        continue
+                if self.wz:
+                    keep = [d for d in self.kinds if _count(k, d) and self.shanten(k - INC[d], n, j) == s - 1]
+                else:
+                    keep = [d for d, v in _discards(k, n + 1) if v == s - 1]
+                for d in keep:
                     if s == 1:
-                        a_d, _ = self.later_ready(k - INC[d], n, j, melds, turns)
+                        a_d = self.later_ready(k - INC[d], n, j, melds, turns)
                     else:
                         a_d, _ = self.race(k - INC[d], n, j, melds, turns)
                     if best is None or a_d[turns - 1] > best[turns - 1]:
                         best = a_d
                 if best is None:
                     continue
+                w = u / self.total
                 for t in range(turns + 1):
-                    mix[t] += u / self.total * best[t]
+                    mix[t] += w * best[t]
             swaps = self.widenings(key, n, melds, turns) if widen else []
             a = [0.0] * (turns + 1)
             b = [0.0] * (turns + 1)
             stay = 1 - q - sum(w for w, _ in swaps)
+            loss, keep_h = self.hazards(turns)
             for t in range(1, turns + 1):
-                b[t] = mix[t - 1] + stay * a[t - 1]
+                prev = a[t - 1]
+                bt = mix[t - 1] + stay * prev
                 for w, a_swap in swaps:  # swap, or keep the hand, whichever is worth more then
-                    b[t] += w * max(a_swap[t - 1], a[t - 1])
-                h = self.hazard[min(turns - t, len(self.hazard) - 1)]
-                a[t] = -h * self.cost + (1 - h) * b[t]
+                    x = a_swap[t - 1]
+                    bt += w * (x if x >= prev else prev)
+                b[t] = bt
+                a[t] = loss[t] + keep_h[t] * bt
             return a, b
         # rates only: this level's unseen useful tiles, then each lower level at a typical rate (a ready
         # hand waits on two kinds, each level above on TYPICAL_SLOPE kinds more), and a share of the mean win
@@ -836,7 +859,7 @@ class ExpertBot:
             for d in options:
                 if after_s[d] != lowest:
                     continue  # as on a turn: only the discards that keep the lowest shanten
-                arr, _ = est.race_later(k - INC[d], n - 1, view.jokers, melds, after)
+                arr = est.race_later(k - INC[d], n - 1, view.jokers, melds, after)
                 v = arr[after]
                 if danger is not None:
                     phys = d
