@@ -331,6 +331,20 @@ def overall(key: int, n: int, jokers: int = 0) -> int:
     return _special(m, p, s, h, n, jokers, best, f)
 
 
+def _rests(m: SuitInfo, p: SuitInfo, s: SuitInfo, h: HonorInfo) -> tuple[int, int, int, int]:
+    """For each group (万, 筒, 条, honours), the profile id of the other three combined. Combining profiles is
+    a capped max-plus product, commutative and associative, and profiles are interned by content: so a
+    changed group combined once with the rest has the id :func:`overall` reaches in its own order."""
+    mp = COMBO.get(m.pid << 20 | p.pid) or combine(m.pid, p.pid)
+    sh = COMBO.get(s.pid << 20 | h.pid) or combine(s.pid, h.pid)
+    return (
+        COMBO.get(p.pid << 20 | sh) or combine(p.pid, sh),
+        COMBO.get(m.pid << 20 | sh) or combine(m.pid, sh),
+        COMBO.get(mp << 20 | h.pid) or combine(mp, h.pid),
+        COMBO.get(mp << 20 | s.pid) or combine(mp, s.pid),
+    )
+
+
 def draws_below(key: int, n: int, kinds: tuple[int, ...], below: int, jokers: int = 0) -> tuple[int, ...]:
     """The kinds ``t`` among ``kinds`` with ``overall(key + INC[t], n + 1, jokers) < below``: the draws that
     complete a 3k+1 hand (``below=0``) or bring it closer (``below=`` its shanten), what the bots ask of every
@@ -344,8 +358,7 @@ def draws_below(key: int, n: int, kinds: tuple[int, ...], below: int, jokers: in
     k = (key >> 72) & SUIT_MASK
     s = _SUIT_INFO.get(k) or suit_info(k)
     h = _HONOR_INFO.get(key >> 108) or honor_info(key >> 108)
-    mp = COMBO.get(m.pid << 20 | p.pid) or combine(m.pid, p.pid)
-    mps = COMBO.get(mp << 20 | s.pid) or combine(mp, s.pid)
+    rm, rp, rs, rh = _rests(m, p, s, h)
     n1 = n + 1
     f = -1 if n1 % 3 == 2 else 0
     sets = (n1 - 1) // 3
@@ -371,22 +384,19 @@ def draws_below(key: int, n: int, kinds: tuple[int, ...], below: int, jokers: in
         if t >= 27:
             k = (key >> 108) + (1 << (4 * (t - 27)))
             hh = _HONOR_INFO.get(k) or honor_info(k)
-            pid = COMBO.get(mps << 20 | hh.pid) or combine(mps, hh.pid)
+            pid = COMBO.get(hh.pid << 20 | rh) or combine(hh.pid, rh)
+        elif t >= 18:
+            k = ((key >> 72) & SUIT_MASK) + (1 << (4 * (t - 18)))
+            ss = _SUIT_INFO.get(k) or suit_info(k)
+            pid = COMBO.get(ss.pid << 20 | rs) or combine(ss.pid, rs)
+        elif t >= 9:
+            k = ((key >> 36) & SUIT_MASK) + (1 << (4 * (t - 9)))
+            pp = _SUIT_INFO.get(k) or suit_info(k)
+            pid = COMBO.get(pp.pid << 20 | rp) or combine(pp.pid, rp)
         else:
-            if t >= 18:
-                k = ((key >> 72) & SUIT_MASK) + (1 << (4 * (t - 18)))
-                ss = _SUIT_INFO.get(k) or suit_info(k)
-                x = mp
-            else:
-                if t >= 9:
-                    k = ((key >> 36) & SUIT_MASK) + (1 << (4 * (t - 9)))
-                    pp = _SUIT_INFO.get(k) or suit_info(k)
-                else:
-                    k = (key & SUIT_MASK) + (1 << (4 * t))
-                    mm = _SUIT_INFO.get(k) or suit_info(k)
-                x = COMBO.get(mm.pid << 20 | pp.pid) or combine(mm.pid, pp.pid)
-            x = COMBO.get(x << 20 | ss.pid) or combine(x, ss.pid)
-            pid = COMBO.get(x << 20 | hh.pid) or combine(x, hh.pid)
+            k = (key & SUIT_MASK) + (1 << (4 * t))
+            mm = _SUIT_INFO.get(k) or suit_info(k)
+            pid = COMBO.get(mm.pid << 20 | rm) or combine(mm.pid, rm)
         v = VALUES[pid][sets] - jokers
         if v <= f:
             v = f
@@ -410,8 +420,7 @@ def discard_values(key: int, n: int, jokers: int = 0) -> tuple[tuple[int, int], 
     k = (key >> 72) & SUIT_MASK
     s = _SUIT_INFO.get(k) or suit_info(k)
     h = _HONOR_INFO.get(key >> 108) or honor_info(key >> 108)
-    mp = COMBO.get(m.pid << 20 | p.pid) or combine(m.pid, p.pid)
-    mps = COMBO.get(mp << 20 | s.pid) or combine(mp, s.pid)
+    rm, rp, rs, rh = _rests(m, p, s, h)
     n0 = n - 1
     f = -1 if n0 % 3 == 2 else 0
     sets = (n0 - 1) // 3
@@ -441,22 +450,19 @@ def discard_values(key: int, n: int, jokers: int = 0) -> tuple[tuple[int, int], 
         if t >= 27:
             g = (key >> 108) - (1 << (4 * (t - 27)))
             hh = _HONOR_INFO.get(g) or honor_info(g)
-            pid = COMBO.get(mps << 20 | hh.pid) or combine(mps, hh.pid)
+            pid = COMBO.get(hh.pid << 20 | rh) or combine(hh.pid, rh)
+        elif t >= 18:
+            g = ((key >> 72) & SUIT_MASK) - (1 << (4 * (t - 18)))
+            ss = _SUIT_INFO.get(g) or suit_info(g)
+            pid = COMBO.get(ss.pid << 20 | rs) or combine(ss.pid, rs)
+        elif t >= 9:
+            g = ((key >> 36) & SUIT_MASK) - (1 << (4 * (t - 9)))
+            pp = _SUIT_INFO.get(g) or suit_info(g)
+            pid = COMBO.get(pp.pid << 20 | rp) or combine(pp.pid, rp)
         else:
-            if t >= 18:
-                g = ((key >> 72) & SUIT_MASK) - (1 << (4 * (t - 18)))
-                ss = _SUIT_INFO.get(g) or suit_info(g)
-                x = mp
-            else:
-                if t >= 9:
-                    g = ((key >> 36) & SUIT_MASK) - (1 << (4 * (t - 9)))
-                    pp = _SUIT_INFO.get(g) or suit_info(g)
-                else:
-                    g = (key & SUIT_MASK) - (1 << (4 * t))
-                    mm = _SUIT_INFO.get(g) or suit_info(g)
-                x = COMBO.get(mm.pid << 20 | pp.pid) or combine(mm.pid, pp.pid)
-            x = COMBO.get(x << 20 | ss.pid) or combine(x, ss.pid)
-            pid = COMBO.get(x << 20 | hh.pid) or combine(x, hh.pid)
+            g = (key & SUIT_MASK) - (1 << (4 * t))
+            mm = _SUIT_INFO.get(g) or suit_info(g)
+            pid = COMBO.get(mm.pid << 20 | rm) or combine(mm.pid, rm)
         v = VALUES[pid][sets] - jokers
         if v <= f:
             v = f
