@@ -345,39 +345,40 @@ def _rests(m: SuitInfo, p: SuitInfo, s: SuitInfo, h: HonorInfo) -> tuple[int, in
     )
 
 
+def _special_floor(
+    m: SuitInfo, p: SuitInfo, s: SuitInfo, h: HonorInfo, n: int, jokers: int, added: int
+) -> int:
+    """A floor under every special shape's shanten (:func:`_special`) of ``n`` tiles made from these groups
+    with ``added`` tiles more (a draw: 1) or a discard (0): each formula of :func:`_special` with ``added``
+    more pairs, orphan kinds and knitted tiles, which is the most a tile can bring (a discard brings none)."""
+    k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
+    knit = (_KNIT_BEST.get(k) or _knit_best(k))[0] + added
+    low = 8 - knit - jokers  # the knitted straight: its missing tiles, less one for a complete rest
+    if n >= 13:
+        spec = m.spec + p.spec + s.spec + h.spec
+        low = min(
+            low,
+            6 - min((spec & 63) + added + jokers, 7),  # seven pairs
+            12 - ((spec >> 12) & 63) - added - jokers,  # thirteen orphans (less one for an orphan pair)
+            13 - h.kinds - knit - jokers,  # 全不靠
+        )
+    return low
+
+
 def draws_below(key: int, n: int, kinds: tuple[int, ...], below: int, jokers: int = 0) -> tuple[int, ...]:
     """The kinds ``t`` among ``kinds`` with ``overall(key + INC[t], n + 1, jokers) < below``: the draws that
     complete a 3k+1 hand (``below=0``) or bring it closer (``below=`` its shanten), what the bots ask of every
-    hand they weigh. The groups the draw leaves alone are looked up once, in :func:`overall`'s order; the
-    special shapes are read only when the regular one does not already go below, and only as far as
-    ``below`` (a shape that cannot go below it is not searched)."""
-    k = key & SUIT_MASK
-    m = _SUIT_INFO.get(k) or suit_info(k)
-    k = (key >> 36) & SUIT_MASK
-    p = _SUIT_INFO.get(k) or suit_info(k)
-    k = (key >> 72) & SUIT_MASK
-    s = _SUIT_INFO.get(k) or suit_info(k)
-    h = _HONOR_INFO.get(key >> 108) or honor_info(key >> 108)
+    hand they weigh. The changed group is combined once with the other three (:func:`_rests`); the special
+    shapes are read only when the regular one does not already go below, and only as far as ``below`` (none
+    when :func:`_special_floor` shows they cannot go below it)."""
+    m, p, s, h = _groups(key)
     rm, rp, rs, rh = _rests(m, p, s, h)
     n1 = n + 1
     f = -1 if n1 % 3 == 2 else 0
     sets = (n1 - 1) // 3
     special = not (n1 < 10 or n1 in (12, 15, 16, 17))
-    if special:
-        # a draw adds one pair, orphan kind or knitted tile at most: when no special shape could then go
-        # below ``below``, none is searched (each bound is its formula in :func:`_special` with one more)
-        k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
-        knit = (_KNIT_BEST.get(k) or _knit_best(k))[0]
-        low = 7 - knit - jokers
-        if n1 >= 13:
-            spec = m.spec + p.spec + s.spec + h.spec
-            low = min(
-                low,
-                6 - min((spec & 63) + 1 + jokers, 7),
-                11 - ((spec >> 12) & 63) - jokers,
-                12 - h.kinds - knit - jokers,
-            )
-        special = low < below
+    if special:  # when no special shape could go below ``below`` after any draw, none is searched
+        special = _special_floor(m, p, s, h, n1, jokers, 1) < below
     out = []
     for t in kinds:
         mm, pp, ss, hh = m, p, s, h
@@ -410,33 +411,15 @@ def draws_below(key: int, n: int, kinds: tuple[int, ...], below: int, jokers: in
 
 def discard_values(key: int, n: int, jokers: int = 0) -> tuple[tuple[int, int], ...]:
     """``(t, overall(key - INC[t], n - 1, jokers))`` for each kind ``t`` held, in kind order: the shanten
-    after each discard of a hand of ``n`` tiles, with the groups the discard leaves alone looked up once, in
-    :func:`overall`'s order, and the special shapes searched only where a bound lets them go below the
-    regular shape (a discard takes a pair, an orphan kind or a knitted tile away, never adds one)."""
-    k = key & SUIT_MASK
-    m = _SUIT_INFO.get(k) or suit_info(k)
-    k = (key >> 36) & SUIT_MASK
-    p = _SUIT_INFO.get(k) or suit_info(k)
-    k = (key >> 72) & SUIT_MASK
-    s = _SUIT_INFO.get(k) or suit_info(k)
-    h = _HONOR_INFO.get(key >> 108) or honor_info(key >> 108)
+    after each discard of a hand of ``n`` tiles, the changed group combined once with the other three
+    (:func:`_rests`), and the special shapes searched only where :func:`_special_floor` lets them go below
+    the regular shape (a discard takes a pair, an orphan kind or a knitted tile away, never adds one)."""
+    m, p, s, h = _groups(key)
     rm, rp, rs, rh = _rests(m, p, s, h)
     n0 = n - 1
     f = -1 if n0 % 3 == 2 else 0
     sets = (n0 - 1) // 3
-    low = 99
-    if not (n0 < 10 or n0 in (12, 15, 16, 17)):
-        k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
-        knit = (_KNIT_BEST.get(k) or _knit_best(k))[0]
-        low = 8 - knit - jokers
-        if n0 >= 13:
-            spec = m.spec + p.spec + s.spec + h.spec
-            low = min(
-                low,
-                6 - min((spec & 63) + jokers, 7),
-                12 - ((spec >> 12) & 63) - jokers,
-                13 - h.kinds - knit - jokers,
-            )
+    low = 99 if n0 < 10 or n0 in (12, 15, 16, 17) else _special_floor(m, p, s, h, n0, jokers, 0)
     out = []
     t = -1
     k = key

@@ -220,7 +220,7 @@ class Estimator:
         self.unseen = [view.unseen(t) for t in range(34)]
         self.total = max(1, sum(self.unseen[t] for t in self.kinds))
         self.mean = mean_win_points(rules)
-        self.rules_key = (
+        context = (
             rules.fan_table,
             rules.min_fan,
             rules.fan_cap,
@@ -230,10 +230,6 @@ class Estimator:
             rules.flowers_count_for_min_fan,
             rules.copies,
             rules.flowers,
-        )
-        """What the score of an imagined win reads of the rules (the key of the shared memo)."""
-        context = (
-            self.rules_key,
             view.seat_winds[view.seat],
             view.prevalent_wind,
             view.flowers[view.seat],

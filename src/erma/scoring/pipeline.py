@@ -505,14 +505,23 @@ def score_counts(ctx: WinContext, table: str = "mcr") -> tuple[tuple[FanCount, .
     if found is None:
         return None
     _, fans, kept, pts = found
+    return _fan_counts(fans, kept, plan), _capped(pts, plan)
+
+
+def _fan_counts(fans: Fans, kept: tuple[str, ...], plan: Plan) -> tuple[FanCount, ...]:
+    """(id, points, count) of the fans ``kept``, counted as :func:`_entries` counts them."""
     heads = plan.heads
     out = []
     for k in kept:
         hits = fans[k]
         head, each = heads[k]
         out.append((k, head["points"], len(hits) if each and len(hits) > 1 else 1))
+    return tuple(out)
+
+
+def _capped(pts: int, plan: Plan) -> int:
     cap = plan.table.cap
-    return tuple(out), min(pts, cap) if cap else pts
+    return min(pts, cap) if cap else pts
 
 
 DECLARED_FANS: tuple[str, ...] = ("declared_ready", "declared_ready_concealed")
@@ -560,18 +569,12 @@ def score_counts_declared(
     if found is None:
         return None, None
     _, fans, kept, pts = found
-    heads = plan.heads
-    rows = plan.rows
-    plain = []
-    for k in kept:
-        hits = fans[k]
-        head, each = heads[k]
-        plain.append((k, head["points"], len(hits) if each and len(hits) > 1 else 1))
-    cap = plan.table.cap
-    plain_result = (tuple(plain), min(pts, cap) if cap else pts)
+    plain = _fan_counts(fans, kept, plan)
+    plain_result = (plain, _capped(pts, plan))
     fallback = any(i in kept for i, _ in plan.fallbacks)
     if fallback or not _declared_adds(plan) or not plan.limits.isdisjoint(kept):
         return plain_result, score_counts(dataclasses.replace(ctx, declared_ready=True), table)
+    rows = plan.rows
     added = [
         (k, rows[k].value, 1)
         for k in DECLARED_FANS
@@ -579,8 +582,7 @@ def score_counts_declared(
     ]
     order = plan.order
     declared = sorted([*plain, *added], key=lambda x: order[x[0]])
-    total = pts + sum(v for _, v, _ in added)
-    return plain_result, (tuple(declared), min(total, cap) if cap else total)
+    return plain_result, (tuple(declared), _capped(pts + sum(v for _, v, _ in added), plan))
 
 
 def _slots_maker(cls: type[_T]) -> Callable[..., _T]:
