@@ -486,8 +486,7 @@ def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
             for e in _entries(view, fans, kept, plan)
         ]
     )
-    cap = plan.table.cap
-    return _NEW_RESULT(scored, pts, min(pts, cap) if cap else pts, view.describe())
+    return _NEW_RESULT(scored, pts, _capped(pts, plan), view.describe())
 
 
 FanCount = tuple[str, int, int]
@@ -520,6 +519,7 @@ def _fan_counts(fans: Fans, kept: tuple[str, ...], plan: Plan) -> tuple[FanCount
 
 
 def _capped(pts: int, plan: Plan) -> int:
+    """A total under the table's cap (封顶), if it has one."""
     cap = plan.table.cap
     return min(pts, cap) if cap else pts
 
