@@ -2,10 +2,10 @@
 RLCard's mahjong environment with its observations; and the raw engines (erma's and RLCard's
 ``MahjongGame``) beside them. Every decision submitted counts as one step on every side.
 
-- ``erma env``: ``erma.env.raw_env`` (PettingZoo AEC), each step = observe the agent to act (planes,
+- ``erma env``: ``erma.lab.env.raw_env`` (PettingZoo AEC), each step = observe the agent to act (planes,
   scalars, mask), pick a random allowed index, step.
-- ``erma batch``: ``erma.env.BatchEnv`` of 64 hands against the ``random`` bot; counted: every decision, the
-  agent's (observation written for each) and the opponent's (the random bot reads no view).
+- ``erma batch``: ``erma.lab.env.BatchEnv`` of 64 hands against the ``random`` bot; counted: every decision,
+  the agent's (observation written for each) and the opponent's (the random bot reads no view).
 - ``RLCard env``: ``rlcard.make("mahjong")``; each step = a random legal id from the state it returned
   (its observation is built by every ``step``), then ``env.step``.
 - ``erma engine``: ``new_hand``, ``legal_actions``, a random legal action, ``apply_unchecked`` (no view).
@@ -40,7 +40,7 @@ def timed(body: Callable[[float], int], seconds: float, repeats: int) -> float:
 
 
 def erma_env(preset: str, seed: int) -> Callable[[float], int]:
-    from erma.env import raw_env
+    from erma.lab.env import raw_env
 
     e = raw_env(preset)
     e.reset(seed=seed)
@@ -64,7 +64,7 @@ def erma_env(preset: str, seed: int) -> Callable[[float], int]:
 
 
 def erma_batch(preset: str, seed: int) -> Callable[[float], int]:
-    from erma.env import BatchEnv
+    from erma.lab.env import BatchEnv
 
     b = BatchEnv(preset, 64, opponent="random")
     obs, _ = b.reset(seed=seed)

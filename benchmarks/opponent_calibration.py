@@ -36,16 +36,16 @@ import collections
 import dataclasses
 from collections.abc import Sequence
 
-from erma.arena import arena_bot_seed
 from erma.bots import make_bot
 from erma.bots.expert import RON_SHARE, _shanten, _winners
 from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.actions import Kind
 from erma.game.seatview import SeatView
 from erma.game.state import GameState
+from erma.lab.arena import arena_bot_seed
+from erma.lab.runner import run_walls
+from erma.lab.selfplay import hand_seed
 from erma.rules import find_ruleset
-from erma.runner import run_walls
-from erma.selfplay import hand_seed
 from erma.tiles import is_honor, is_terminal, rank_of
 
 CLASSES = ("honours", "1/9", "2/8", "3-7")

@@ -49,10 +49,10 @@ from pathlib import Path
 from typing import Any
 
 from erma.bots import bot_names, make_bot
+from erma.lab.selfplay import hand_seed, play_hand
 from erma.ratings import FRESH, Rating, Standing, anchored, play
 from erma.ratings.model import anchors, win_probability
 from erma.rules import find_ruleset
-from erma.selfplay import hand_seed, play_hand
 
 LEVELS = [f"level{i}" for i in range(1, 6)]
 FALLBACK = ["mix:0.1", "mix:0.25", "mix:0.4", "mix:0.6", "greedy"]

@@ -13,8 +13,8 @@ from typing import Any
 from erma.bots import make_bot
 from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.record import to_record
+from erma.lab.selfplay import hand_seed
 from erma.rules import find_ruleset
-from erma.selfplay import hand_seed
 
 PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
 

@@ -47,8 +47,8 @@ def hands(preset: str, n: int, seed: int) -> list[dict[str, Any]]:
     """``n`` self-play hands of ``preset`` (greedy against greedy) as records."""
     from erma.bots import make_bot
     from erma.game.record import to_record
+    from erma.lab.selfplay import bot_seed, hand_seed, play_hand
     from erma.rules import find_ruleset
-    from erma.selfplay import bot_seed, hand_seed, play_hand
 
     rules = find_ruleset(preset)
     out = []

@@ -19,8 +19,8 @@ import os
 import statistics
 import time
 
-from erma.balance import BalanceConfig, balance_shard, combinations, parse_vary
-from erma.runner import run_walls
+from erma.lab.balance import BalanceConfig, balance_shard, combinations, parse_vary
+from erma.lab.runner import run_walls
 
 
 def main() -> None:

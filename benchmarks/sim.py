@@ -19,8 +19,8 @@ import json
 import statistics
 import time
 
+from erma.lab.selfplay import run
 from erma.rules import find_ruleset
-from erma.selfplay import run
 
 PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
 

@@ -28,9 +28,9 @@ from erma.bots.base import BotView
 from erma.bots.expert import Estimator, Settings
 from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.actions import Kind
+from erma.lab.runner import run_walls
+from erma.lab.selfplay import hand_seed
 from erma.rules import find_ruleset
-from erma.runner import run_walls
-from erma.selfplay import hand_seed
 
 GRID = [(sl, v) for sl in (0.25, 0.5, 0.75, 1.0, 1.5) for v in (0.5, 0.6, 0.65, 0.7, 0.8, 0.9, 1.0)]
 

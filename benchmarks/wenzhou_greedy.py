@@ -32,8 +32,8 @@ from erma.bots.greedy import GreedyBot
 from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.actions import WIN, Action
 from erma.game.state import GameState
+from erma.lab.selfplay import hand_seed
 from erma.rules import RuleSet, find_ruleset
-from erma.selfplay import hand_seed
 
 BOTS = ("greedy", "greedy-plain")
 

@@ -14,8 +14,8 @@ import sys
 from erma.bots import make_bot
 from erma.bots.greedy import _sh
 from erma.game import Kind, Phase, apply_unchecked, legal_actions, new_hand, seat_view
+from erma.lab.selfplay import hand_seed
 from erma.rules import find_ruleset, preset_names
-from erma.selfplay import hand_seed
 
 ROUNDS = 20
 

@@ -13,7 +13,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from erma.arena import ArenaConfig, play_wall
+from erma.lab.arena import ArenaConfig, play_wall
 from erma.rules import find_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,8 +19,8 @@ from erma.bots import make_bot
 from erma.game import GameState, Phase, apply, legal_actions, new_hand, seat_view
 from erma.game.actions import Action, Kind
 from erma.game.record import to_record
+from erma.lab.selfplay import hand_seed
 from erma.rules import find_ruleset
-from erma.selfplay import hand_seed
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "records"

@@ -10,7 +10,7 @@ Needs the ``rl`` extra (PyTorch, CPU build). Steps, each optional:
 2. imitation: a multilayer perceptron, masked cross-entropy, Adam, ``--epochs``; accuracy on the held-out
    tenth of the hands.
 3. improvement (``--improve-minutes``): REINFORCE with a running baseline, the network (sampling) against
-   the expert in erma.env.SingleAgentEnv, reward = the hand's points.
+   the expert in erma.lab.env.SingleAgentEnv, reward = the hand's points.
 4. evaluation (``--eval-walls``): duplicate games nn against the expert (each wall twice, seats swapped);
    the nn's mean points per wall with a 95% interval over walls (paired: the two games of a wall sum), its
    win rate, and its decision time.
@@ -33,9 +33,9 @@ import numpy as np
 
 from erma.bots import make_bot
 from erma.bots.nn.features import NUM_ACTIONS, NUM_INPUTS, PRESET_NAMES, net_input
-from erma.env.export import record_hand
+from erma.lab.env.export import record_hand
+from erma.lab.selfplay import hand_seed, play_hand
 from erma.rules import find_ruleset
-from erma.selfplay import hand_seed, play_hand
 
 OUT = Path(__file__).resolve().parents[1] / "src/erma/bots/nn/weights.npz"
 
@@ -130,7 +130,7 @@ def improve(net, expert: str, minutes: float, seed: int) -> dict[str, float]:  #
     """REINFORCE against the expert, one preset after another, reward = the hand's points."""
     import torch
 
-    from erma.env import SingleAgentEnv
+    from erma.lab.env import SingleAgentEnv
 
     opt = torch.optim.Adam(net.parameters(), lr=1e-5)
     envs = {p: SingleAgentEnv(p, expert) for p in PRESET_NAMES}

@@ -7,8 +7,8 @@ import pytest
 from erma.bots import bot_names, make_bot
 from erma.errors import UnknownBotError
 from erma.game import legal_actions, new_hand, seat_view
+from erma.lab.selfplay import run, wilson
 from erma.rules import find_ruleset
-from erma.selfplay import run, wilson
 
 
 def test_make_bot() -> None:

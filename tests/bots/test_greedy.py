@@ -9,8 +9,8 @@ from erma.bots.base import Bot, BotView
 from erma.bots.greedy import GreedyBot, _sh
 from erma.game import Phase
 from erma.game.actions import PASS, WIN, Action, Kind
+from erma.lab.selfplay import hand_seed, play_hand
 from erma.rules import find_ruleset
-from erma.selfplay import hand_seed, play_hand
 
 
 class Both:

@@ -13,8 +13,8 @@ from erma.game.actions import PASS, WIN, Action
 from erma.game.families import wenzhou_wins as wz
 from erma.game.state import GameState
 from erma.hand import MeldKind
+from erma.lab.selfplay import hand_seed
 from erma.rules import RuleSet, find_ruleset
-from erma.selfplay import hand_seed
 
 from ..game.helpers import build_wenzhou_deck
 

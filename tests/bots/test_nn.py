@@ -51,7 +51,7 @@ def test_nn_plays_legal_seeded_hands(preset: str) -> None:
 def test_weights_are_small_and_need_no_torch() -> None:
     assert WEIGHTS.stat().st_size < 1_000_000
     code = (
-        "import sys; from erma.bots import make_bot; from erma.selfplay import play_hand;"
+        "import sys; from erma.bots import make_bot; from erma.lab.selfplay import play_hand;"
         "from erma.rules import find_ruleset;"
         "play_hand(find_ruleset('classic64'), 's', [make_bot('nn', 1), make_bot('greedy', 2)]);"
         "assert 'torch' not in sys.modules and 'gymnasium' not in sys.modules, sorted(sys.modules)"

@@ -25,9 +25,9 @@ from erma.game import Action, Kind, Phase, apply, legal_actions, new_hand, seat_
 from erma.game.legal import stand_in_actions
 from erma.game.record import replay, upgrade, verify
 from erma.game.view import view_for
+from erma.lab.selfplay import hand_seed, play_hand
 from erma.rules import find_ruleset
 from erma.rules.ruleset import _FIXED, FAMILY_KEYS
-from erma.selfplay import hand_seed, play_hand
 
 from .helpers import tile_multiset
 

@@ -14,8 +14,8 @@ from erma.game.engine import events_for, timeout_action
 from erma.game.match import Match
 from erma.game.state import GameState
 from erma.game.view import view_for
+from erma.lab.selfplay import play_hand
 from erma.rules import RuleSet, find_ruleset
-from erma.selfplay import play_hand
 from erma.tiles import parse, to_mpsz
 
 from .helpers import build_deck

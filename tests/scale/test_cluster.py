@@ -14,7 +14,7 @@ import pytest
 import websockets
 
 from erma.game.record import verify
-from erma.server.loadtest import run_load
+from erma.lab.loadtest import run_load
 
 from ..server.conftest import Client, choose, run_async
 from ..server.test_protocol import assert_hides

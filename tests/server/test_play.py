@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from erma.server.loadtest import run_load
+from erma.lab.loadtest import run_load
 from erma.server.seats import deal_digest
 from erma.store import Store
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from sqlalchemy.engine import make_url
 
-from erma.server.loadtest import run_load
+from erma.lab.loadtest import run_load
 from erma.store import Store
 
 from ..store.conftest import PG_ADMIN, _admin

@@ -7,10 +7,10 @@ import pytest
 from erma.bots import make_bot
 from erma.errors import InvalidRecordError
 from erma.game.record import replay, to_record
+from erma.lab.selfplay import hand_seed, play_hand
 from erma.rules import find_ruleset
 from erma.rules.ruleset import PRESETS
 from erma.scoring.table import load_table
-from erma.selfplay import hand_seed, play_hand
 from erma.server.review import replay_steps, rules_page
 from erma.tiles import tile_to_mpsz, to_mpsz
 

@@ -1,6 +1,6 @@
 """The learning view (学习视角): a seat view as uint8 planes over the 34 kinds, and the fixed action space.
 
-One encoding serves the environments (:mod:`erma.env`), the data export (``erma sim --export``) and the
+One encoding serves the environments (:mod:`erma.lab.env`), the data export (``erma sim --export``) and the
 ``nn`` bot, so a network trained on one runs on the others. Everything here reads the
 :class:`~erma.game.seatview.SeatView` only — never the game state — except :func:`encode_oracle`, which is
 the oracle observation (the opponent's hand and the wall) for oracle-guided training. docs/env.md lists the

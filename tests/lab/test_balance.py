@@ -1,4 +1,4 @@
-"""erma.balance: options parsed through the rule set, paired combinations, figures that add up."""
+"""erma.lab.balance: options parsed through the rule set, paired combinations, figures that add up."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from erma.balance import (
+from erma.bots import make_bot
+from erma.errors import RuleSetError
+from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
+from erma.lab.balance import (
     EVENTS,
     BalanceConfig,
     HandStat,
@@ -20,11 +23,8 @@ from erma.balance import (
     play_wall,
     run_balance,
 )
-from erma.bots import make_bot
-from erma.errors import RuleSetError
-from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
+from erma.lab.selfplay import Outcome, hand_seed, play_hand
 from erma.rules import find_ruleset
-from erma.selfplay import Outcome, hand_seed, play_hand
 
 
 def erma(*args: str) -> subprocess.CompletedProcess[str]:
@@ -167,9 +167,9 @@ def test_cli_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> 
 
 def test_shanten_is_the_familys() -> None:
     from erma.analysis import shapes
-    from erma.balance import _shanten
     from erma.game.families import wenzhou_wins as wz
     from erma.game.family import family_for
+    from erma.lab.balance import _shanten
 
     for preset in ("wenzhou2p", "cuopai789"):
         rules = find_ruleset(preset)
@@ -205,7 +205,7 @@ def test_escape_incentive_as_defined() -> None:
     # wall 2: nobody fell behind
     wall1 = (_hand((30, -30), (0, 2)), _hand((5, -5), (1, -1)))
     wall2 = (_hand((0, 0), (0, 0)), _hand((8, -8), (None, 0)))
-    from erma.balance import _escape_stats
+    from erma.lab.balance import _escape_stats
 
     esc = _escape_stats([wall1, wall2])
     assert esc["behind_share"]["value"] == pytest.approx((2 / 4 + 0 / 4) / 2)

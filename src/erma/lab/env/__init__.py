@@ -1,7 +1,7 @@
 """Learning environments (学习环境) for two-player mahjong: PettingZoo AEC, Gymnasium single-agent, a native
 batch. Needs the ``env`` extra (pettingzoo, gymnasium, numpy); docs/env.md describes the spaces.
 
->>> from erma.env import env
+>>> from erma.lab.env import env
 >>> e = env("classic64")
 >>> e.reset(seed=1)
 >>> obs = e.observe(e.agent_selection)
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-from erma.env.aec import AGENTS, env, raw_env
-from erma.env.batch import BatchEnv
-from erma.env.single import SingleAgentEnv
-from erma.env.table import Illegal, Reward
+from erma.lab.env.aec import AGENTS, env, raw_env
+from erma.lab.env.batch import BatchEnv
+from erma.lab.env.single import SingleAgentEnv
+from erma.lab.env.table import Illegal, Reward
 from erma.rules import preset_names
 
 
@@ -25,7 +25,7 @@ def register_envs() -> None:
     for name in preset_names():
         env_id = f"erma/{name}-v0"
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point="erma.env.single:SingleAgentEnv", kwargs={"rules": name})
+            gym.register(id=env_id, entry_point="erma.lab.env.single:SingleAgentEnv", kwargs={"rules": name})
 
 
 register_envs()

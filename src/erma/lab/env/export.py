@@ -1,7 +1,7 @@
 """Decision data (决策数据) for imitation learning: the games of ``erma sim`` written as ``.npz`` shards.
 
 ``erma sim --export DIR`` plays the games ``erma sim`` plays with the same arguments (same walls, seats and
-bot seeds: :func:`erma.selfplay.play_game`'s) on :func:`erma.runner.run_walls` (``--workers`` local
+bot seeds: :func:`erma.lab.selfplay.play_game`'s) on :func:`erma.lab.runner.run_walls` (``--workers`` local
 processes), and each runner shard writes ``DIR/shard-GGGGGG.npz`` (GGGGGG: its first game), one row per
 decision of either seat:
 
@@ -34,9 +34,9 @@ from erma.bots.nn.features import (
     encode,
 )
 from erma.game import GameState, Phase, apply_unchecked, legal_actions, new_hand, seat_view
+from erma.lab.runner import run_walls
+from erma.lab.selfplay import GameResult, SimConfig, SimStats, bot_seed, hand_seed, outcome
 from erma.rules import RuleSet
-from erma.runner import run_walls
-from erma.selfplay import GameResult, SimConfig, SimStats, bot_seed, hand_seed, outcome
 
 Row = tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
 """One decision: planes, scalars, mask, action index, seat."""
@@ -69,7 +69,7 @@ class ExportConfig:
 
 
 def export_shard(config: ExportConfig, games: Sequence[int]) -> list[GameResult]:
-    """The runner's shard function: play ``games`` as :func:`erma.selfplay.play_game` does, write their
+    """The runner's shard function: play ``games`` as :func:`erma.lab.selfplay.play_game` does, write their
     decisions as one shard, return their results."""
     sim = config.sim
     cols: dict[str, list[object]] = {k: [] for k in ("obs", "scalars", "mask", "action", "seat", "bot")}
@@ -124,7 +124,7 @@ def export_run(
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
 ) -> SimStats:
-    """The games of :func:`erma.selfplay.run` (same walls, seats, bot seeds), every decision written to
+    """The games of :func:`erma.lab.selfplay.run` (same walls, seats, bot seeds), every decision written to
     shards in ``folder``; the same statistics."""
     import time
 

@@ -7,8 +7,8 @@ deals, and its interval comes from per-wall differences. Every interval is a 95%
 is the unit: its two hands are averaged first), so it holds although the two hands of a wall are related.
 See docs/balance.md for what each figure means.
 
-The work is one shard function, :func:`balance_shard`, run by :func:`erma.runner.run_walls`; a wall's result
-is a :class:`WallResult` (per combination, its two hands as :class:`HandStat`).
+The work is one shard function, :func:`balance_shard`, run by :func:`erma.lab.runner.run_walls`; a wall's
+result is a :class:`WallResult` (per combination, its two hands as :class:`HandStat`).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from erma.errors import RuleSetError
 from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.family import family_for
 from erma.game.state import GameState
+from erma.lab.runner import Progress, run_walls
+from erma.lab.selfplay import Outcome, bot_seed, hand_seed, outcome
 from erma.rules import RuleSet, find_ruleset
-from erma.runner import Progress, run_walls
-from erma.selfplay import Outcome, bot_seed, hand_seed, outcome
 
 EVENTS = ("cuo", "triplet_offer", "triplet_accept", "exchange", "haidi", "flower")
 """The random events (the state's counters): 搓牌 taken, triplet offered / accepted (游戏中换牌), start

@@ -1,4 +1,4 @@
-"""erma.runner: the same results for any number of workers, retries, progress, and errors."""
+"""erma.lab.runner: the same results for any number of workers, retries, progress, and errors."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from erma.lab.runner import RunnerError, default_shard_size, run_walls, shards
+from erma.lab.selfplay import SimConfig, run, sim_shard
 from erma.rules import find_ruleset
-from erma.runner import RunnerError, default_shard_size, run_walls, shards
-from erma.selfplay import SimConfig, run, sim_shard
 
 
 def _square(config: int, walls: Sequence[int]) -> list[int]:

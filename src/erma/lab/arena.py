@@ -7,9 +7,9 @@ the deal cancels in the per-wall difference ``(A's points − B's points) / 2`` 
 is ``diff`` and whose spread gives ``diff_ci95``.
 
 Everything a wall does follows from the run's seed and the wall's index: the wall's seed is
-:func:`~erma.selfplay.hand_seed` ``(seed, wall)``, the dealer ``wall % 2``, and the bot in seat s of game g
-chooses with the seed ``f"{seed}:{wall}:{g}:{s}"``. So :func:`arena_shard` gives the same per-wall results
-in any process, and a run gives the same figures for any number of workers; only ``decision_ms`` (each
+:func:`~erma.lab.selfplay.hand_seed` ``(seed, wall)``, the dealer ``wall % 2``, and the bot in seat s of
+game g chooses with the seed ``f"{seed}:{wall}:{g}:{s}"``. So :func:`arena_shard` gives the same per-wall
+results in any process, and a run gives the same figures for any number of workers; only ``decision_ms`` (each
 decision's wall-clock time, measured here, above the pure layers) differs between runs.
 """
 
@@ -26,9 +26,9 @@ from typing import Any
 from erma.bots import make_bot
 from erma.game import EndReason, Phase, WinHow, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.record import to_record
+from erma.lab.runner import run_walls
+from erma.lab.selfplay import hand_seed
 from erma.rules import RuleSet
-from erma.runner import run_walls
-from erma.selfplay import hand_seed
 
 
 def arena_bot_seed(seed: int | str, wall: int, game: int, seat: int) -> str:
@@ -197,7 +197,7 @@ def run_arena(
     cluster: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Play ``walls`` walls (on ``workers`` processes or a Ray ``cluster``, :func:`erma.runner.run_walls`)
+    """Play ``walls`` walls (on ``workers`` processes or a Ray ``cluster``, :func:`erma.lab.runner.run_walls`)
     and summarise."""
     if config.records is not None:
         Path(config.records).mkdir(parents=True, exist_ok=True)

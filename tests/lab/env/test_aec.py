@@ -7,8 +7,8 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from erma.bots.nn.features import NUM_ACTIONS, NUM_ORACLE, NUM_PLANES, PLANES, action_index
-from erma.env import env, raw_env
 from erma.game import Kind, legal_actions
+from erma.lab.env import env, raw_env
 from erma.rules import preset_names
 
 PRESETS = preset_names()

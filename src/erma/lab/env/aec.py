@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any, ClassVar
 
@@ -11,9 +10,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from erma.env.spaces import action_space, observation_space
-from erma.env.table import Illegal, Reward, Table, empty_observation, rules_of
-from erma.game import seat_view
+from erma.lab.env.spaces import action_space, observation_space
+from erma.lab.env.table import observation, open_table, render_view
 from erma.rules import RuleSet
 
 AGENTS = ("player_0", "player_1")
@@ -46,13 +44,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: erma renders 'ansi' only")
-        self.rules = rules_of(rules, overrides)
+        self.rules, self._table = open_table(
+            rules, overrides, reward=reward, shaping=shaping, illegal=illegal, render_mode=render_mode
+        )
         self.oracle = oracle
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
-        self._table = Table(self.rules, reward=Reward(reward), shaping=shaping, illegal=Illegal(illegal))
         self._obs_space = observation_space(oracle)
         self._act_space = action_space()
         self._rng = random.Random()
@@ -77,11 +74,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = AGENTS[self._table.actor]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = empty_observation(self.oracle)
-        self._table.observe(
-            AGENTS.index(agent), obs["observation"], obs["scalars"], obs["action_mask"], obs.get("oracle")
-        )
-        return obs
+        return observation(self._table, AGENTS.index(agent), self.oracle)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -110,7 +103,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             return None
         st = self._table.state
-        return json.dumps(seat_view(st, st.actor).to_json(), ensure_ascii=False)
+        return render_view(st, st.actor)
 
     def close(self) -> None:
         pass

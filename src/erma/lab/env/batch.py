@@ -18,8 +18,8 @@ from gymnasium.vector.utils import batch_space
 
 from erma.bots import Bot, make_bot
 from erma.bots.nn.features import NUM_ACTIONS, NUM_ORACLE, NUM_PLANES, NUM_SCALARS
-from erma.env.spaces import action_space, observation_space
-from erma.env.table import Illegal, Reward, Table, rules_of
+from erma.lab.env.spaces import action_space, observation_space
+from erma.lab.env.table import Illegal, Reward, Table, rules_of
 from erma.rules import RuleSet
 
 

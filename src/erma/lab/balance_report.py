@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from erma.balance import EVENTS
 from erma.errors import ErmaError
+from erma.lab.balance import EVENTS
 
 EVENT_NAMES = {
     "cuo": "搓牌 cuo draw",

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import erma.env  # noqa: F401  (registers erma/<preset>-v0)
-from erma.env import SingleAgentEnv
+import erma.lab.env  # noqa: F401  (registers erma/<preset>-v0)
+from erma.lab.env import SingleAgentEnv
 from erma.rules import preset_names
 
 

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from erma.cli import main
-from erma.server.loadtest import run_load
+from erma.lab.loadtest import run_load
 from erma.store import Store
-
-from .conftest import Running, run_async, start_server
+from tests.server.conftest import Running, run_async, start_server
 
 
 def test_a_wrong_websocket_path_is_an_error(server: Running, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -10,9 +9,8 @@ import gymnasium as gym
 import numpy as np
 
 from erma.bots import Bot, make_bot
-from erma.env.spaces import action_space, observation_space
-from erma.env.table import Illegal, Reward, Table, empty_observation, rules_of
-from erma.game import seat_view
+from erma.lab.env.spaces import action_space, observation_space
+from erma.lab.env.table import observation, open_table, render_view
 from erma.rules import RuleSet
 
 
@@ -40,9 +38,9 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
     ) -> None:
         if seat not in (None, 0, 1):
             raise ValueError(f"seat must be 0, 1 or None (drawn each hand), not {seat!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: erma renders 'ansi' only")
-        self.rules = rules_of(rules, overrides)
+        self.rules, self._table = open_table(
+            rules, overrides, reward=reward, shaping=shaping, illegal=illegal, render_mode=render_mode
+        )
         self.opponent_name = opponent
         self.opponent: Bot = make_bot(opponent, 0)
         self.fixed_seat = seat
@@ -51,7 +49,6 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self.render_mode = render_mode
         self.observation_space = observation_space(oracle)  # type: ignore[assignment]
         self.action_space = action_space()
-        self._table = Table(self.rules, reward=Reward(reward), shaping=shaping, illegal=Illegal(illegal))
         self._rng = random.Random()
 
     def _play_opponent(self) -> float:
@@ -68,11 +65,7 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         return got
 
     def _obs(self) -> dict[str, np.ndarray]:
-        obs = empty_observation(self.oracle)
-        self._table.observe(
-            self.seat, obs["observation"], obs["scalars"], obs["action_mask"], obs.get("oracle")
-        )
-        return obs
+        return observation(self._table, self.seat, self.oracle)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -104,7 +97,7 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return json.dumps(seat_view(self._table.state, self.seat).to_json(), ensure_ascii=False)
+        return render_view(self._table.state, self.seat)
 
     def action_masks(self) -> np.ndarray:
         """The current mask (sb3-contrib's MaskablePPO reads this method)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from erma.env import BatchEnv
+from erma.lab.env import BatchEnv
 
 
 def run(seed: int, steps: int) -> tuple[list[bytes], float, int]:

@@ -4,6 +4,7 @@ action table, the step, the rewards. Shared by the AEC, single-agent and batch e
 from __future__ import annotations
 
 import enum
+import json
 import random
 
 import numpy as np
@@ -208,3 +209,31 @@ def empty_observation(oracle: bool) -> dict[str, np.ndarray]:
     if oracle:
         out["oracle"] = np.zeros((NUM_ORACLE, 34), dtype=np.uint8)
     return out
+
+
+def open_table(
+    rules: str | RuleSet,
+    overrides: dict[str, object] | None,
+    *,
+    reward: str,
+    shaping: float,
+    illegal: str,
+    render_mode: str | None,
+) -> tuple[RuleSet, Table]:
+    """The options every environment takes, checked, and the table they make: (rule set, table)."""
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode {render_mode!r}: erma renders 'ansi' only")
+    ruleset = rules_of(rules, overrides)
+    return ruleset, Table(ruleset, reward=Reward(reward), shaping=shaping, illegal=Illegal(illegal))
+
+
+def observation(table: Table, seat: int, oracle: bool) -> dict[str, np.ndarray]:
+    """One observation of ``seat`` (with the oracle planes if ``oracle``)."""
+    obs = empty_observation(oracle)
+    table.observe(seat, obs["observation"], obs["scalars"], obs["action_mask"], obs.get("oracle"))
+    return obs
+
+
+def render_view(state: GameState, seat: int) -> str:
+    """The ``ansi`` rendering: the seat's view as one JSON line."""
+    return json.dumps(seat_view(state, seat).to_json(), ensure_ascii=False)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from erma.arena import ArenaConfig, GameOutcome, WallResult, percentiles, play_wall, run_arena, summarize
 from erma.cli import main
+from erma.lab.arena import ArenaConfig, GameOutcome, WallResult, percentiles, play_wall, run_arena, summarize
 from erma.rules import find_ruleset
 
 KEYS = [

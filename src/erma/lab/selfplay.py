@@ -3,7 +3,7 @@
 Game i is played on wall ``i`` (``i // 2`` with ``duplicate``, where each wall is played twice with the
 seats swapped); the wall's seed is ``sha256(f"{seed}:{wall}")`` and the bot in seat s chooses with the seed
 ``f"{seed}:{wall}:{s}"``. A game depends on nothing else, so games run in any order, on any number of
-processes or machines (:mod:`erma.runner`), and two runs with the same arguments give the same games (only
+processes or machines (:mod:`erma.lab.runner`), and two runs with the same arguments give the same games (only
 the timing differs).
 
 :func:`outcome` is the one place that reads a finished hand's result.
@@ -25,8 +25,8 @@ from erma.bots import Bot, make_bot
 from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.record import to_record
 from erma.game.state import GameState
+from erma.lab.runner import run_walls
 from erma.rules import RuleSet
-from erma.runner import run_walls
 
 
 def hand_seed(seed: int | str, index: int) -> str:
@@ -209,8 +209,8 @@ def run(
 ) -> SimStats:
     """Play ``games`` hands between two named bots, seats alternating (each wall twice with ``duplicate``).
 
-    ``workers`` / ``cluster`` spread the games as :func:`erma.runner.run_walls` does; the statistics are the
-    same for any of them.
+    ``workers`` / ``cluster`` spread the games as :func:`erma.lab.runner.run_walls` does; the statistics are
+    the same for any of them.
     """
     a, b = bot_names
     for name in bot_names:
