@@ -9,7 +9,7 @@ Three sorts of detector:
   set may be reused, is the pipeline's business (不得相同, 套算一次: :mod:`erma.scoring.combine`).
 - a **fallback** applies when nothing else counts (无番和).
 
-A fan detector may declare the facts it ``needs`` (``F_*`` bits of :mod:`erma.scoring.readings`, such as
+A fan detector may declare the facts it ``needs`` (``F_*`` bits of :mod:`erma.scoring.features`, such as
 ``F_PUNG | F_HONORS``): the pipeline then skips it on readings where one of them does not hold, which
 saves the call. The bits must be necessary conditions (a detector that would find a hit without them is
 wrong); leaving ``needs`` out is always correct. When they are also sufficient — the detector then finds
@@ -30,9 +30,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Final
 
-from erma.scoring.readings import (
+from erma.scoring.features import (
     ALL_SHAPES,
-    CHOW,
     F_ALL_MELDED,
     F_CONCEALED,
     F_CONCEALED_PUNGS,
@@ -74,12 +73,12 @@ from erma.scoring.readings import (
     F_WINDS_DRAGONS,
     HONORS_KNITTED,
     KNITTED,
-    KONG,
     REGULAR,
     SEVEN_PAIRS,
     THIRTEEN_ORPHANS,
-    HandView,
 )
+from erma.scoring.groups import CHOW, KONG
+from erma.scoring.readings import HandView
 from erma.scoring.table import set_known_ids
 from erma.tiles import (
     BAMBOOS,
@@ -131,7 +130,7 @@ class FanSpec:
     fallback: bool = False
     """Applies only when no other fan that counts for the minimum does (无番和)."""
     needs: int = 0
-    """Facts (``F_*`` bits of :mod:`erma.scoring.readings`) without which the detector finds nothing."""
+    """Facts (``F_*`` bits of :mod:`erma.scoring.features`) without which the detector finds nothing."""
     exact: str = ""
     """``"hand"`` / ``"win"``: with its needs met (on a shape it reads) the detector finds exactly one
     instance, the whole hand / the winning tile, and nothing otherwise; "" = ask it."""

@@ -18,19 +18,11 @@ from erma.scoring import twoplayer as _twoplayer  # noqa: F401  (registers the t
 from erma.scoring.combine import GroupPlan, combine_chows, combine_pungs
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, Detector, Hit
+from erma.scoring.facts import hand_facts
+from erma.scoring.features import ALL_SHAPES, F_SHAPE_REGULAR, REGULAR
+from erma.scoring.groups import KONG, PART_TEXTS, part_text
 from erma.scoring.plain import plain_facts
-from erma.scoring.readings import (
-    ALL_SHAPES,
-    F_SHAPE_REGULAR,
-    KONG,
-    PART_TEXTS,
-    REGULAR,
-    HandView,
-    hand_facts,
-    part_text,
-    readings,
-    readings_of,
-)
+from erma.scoring.readings import HandView, readings, readings_of
 from erma.scoring.table import FanRow, FanTable, load_table
 
 _T = TypeVar("_T")

@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import Final
 
 from erma.scoring.detectors import Hit, fallback, fan
-from erma.scoring.readings import ALL_SHAPES, CHOW, KNITTED, REGULAR, SEVEN_PAIRS, HandView
+from erma.scoring.features import ALL_SHAPES, KNITTED, REGULAR, SEVEN_PAIRS
+from erma.scoring.groups import CHOW
+from erma.scoring.readings import HandView
 from erma.tiles import (
     BAMBOOS,
     DOTS,
