@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from erma.tiles import BAMBOOS, DOTS, WHITE
+
 REGULAR: Final = "regular"
 """基本和型: four sets and a pair."""
 SEVEN_PAIRS: Final = "seven_pairs"
@@ -125,6 +127,10 @@ SHAPE_BITS: Final = {
 }
 """The shape bit of each shape."""
 
+REVERSIBLE: Final = frozenset(
+    (*(DOTS[i] for i in (0, 1, 2, 3, 4, 7, 8)), *(BAMBOOS[i] for i in (1, 3, 4, 5, 7, 8)), WHITE)
+)
+"""推不倒 tiles: 1234589p, 245689s, 白 (F_REVERSIBLE_ONLY)."""
 M_HONORS: Final = 0x7F << 27
 """The honour kinds."""
 M_WINDS: Final = 0xF << 27

@@ -34,17 +34,15 @@ from erma.scoring.features import (
     F_WINDS_DRAGONS,
     M_HONORS,
     M_TERMINALS,
+    REVERSIBLE,
     pung_facts,
 )
 from erma.scoring.groups import STANDING_CHOW, STANDING_PUNG, Group, part_text, ref_key
-from erma.tiles import BAMBOOS, DOTS, GREENS, WHITE, Tile
+from erma.tiles import GREENS, Tile
 
 _M_EDGE_OR_HONOR: Final = M_TERMINALS | M_HONORS
 _M_GREEN: Final = sum(1 << t for t in GREENS)
-_M_REVERSIBLE: Final = sum(
-    1 << t
-    for t in (*(DOTS[i] for i in (0, 1, 2, 3, 4, 7, 8)), *(BAMBOOS[i] for i in (1, 3, 4, 5, 7, 8)), WHITE)
-)
+_M_REVERSIBLE: Final = sum(1 << t for t in REVERSIBLE)
 _GROUP_LEN: Final = (9, 9, 9, 7)
 """Kinds in each group: the three suits, the honours."""
 
