@@ -5,7 +5,9 @@ what the detectors read. :func:`readings` returns the special shape first when t
 pairs, thirteen orphans, honours and knitted, knitted straight + a set + a pair), then the regular
 readings (4 sets and a pair) when no special shape applies or it is seven pairs, which competes with
 them (就高不就低). Regular readings come in the reference calculator's order (its sets sorted, reference
-tile order m < s < p < 东南西北 < 中发白), which its tie-breaks depend on.
+tile order m < s < p < 东南西北 < 中发白), which its tie-breaks depend on. What every reading shares is
+:class:`~erma.scoring.facts.HandFacts`; regular readings are put together from the per-group readings of
+:mod:`erma.scoring.suits`.
 
 >>> from erma.scoring.context import read_record
 >>> facts, views = readings(read_record({"packs": [], "hand": "111222333m789p5z", "win_tile": "5z"}))
