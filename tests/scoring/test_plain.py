@@ -13,8 +13,8 @@ import pytest
 
 from erma.errors import ErmaError
 from erma.scoring import read_record, score_record
+from erma.scoring.facts import _FACTS_ORDER, HandFacts, hand_facts
 from erma.scoring.plain import plain_facts
-from erma.scoring.readings import _FACTS_ORDER, HandFacts, hand_facts
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "mcr_corpus.jsonl"
 RECORDS = [

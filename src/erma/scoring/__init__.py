@@ -10,6 +10,7 @@ See docs/scoring.md for the record keys and the result shape.
 from erma.scoring.cli import cli_fan
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, FanSpec
+from erma.scoring.facts import HandFacts
 from erma.scoring.pipeline import (
     Plan,
     ScoredFan,
@@ -24,7 +25,7 @@ from erma.scoring.pipeline import (
     score_view,
     total,
 )
-from erma.scoring.readings import HandFacts, HandView, readings
+from erma.scoring.readings import HandView, readings
 from erma.scoring.table import Exclusion, FanRow, FanTable, load_table, parse_table, table_names
 
 __all__ = [

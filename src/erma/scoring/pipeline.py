@@ -14,23 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from erma.errors import ErmaError
-from erma.scoring import twoplayer as _twoplayer  # noqa: F401  (registers the two-player fans)
 from erma.scoring.combine import GroupPlan, combine_chows, combine_pungs
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, Detector, Hit
+from erma.scoring.facts import hand_facts
+from erma.scoring.features import ALL_SHAPES, F_SHAPE_REGULAR, REGULAR
+from erma.scoring.groups import KONG, PART_TEXTS, part_text
 from erma.scoring.plain import plain_facts
-from erma.scoring.readings import (
-    ALL_SHAPES,
-    F_SHAPE_REGULAR,
-    KONG,
-    PART_TEXTS,
-    REGULAR,
-    HandView,
-    hand_facts,
-    part_text,
-    readings,
-    readings_of,
-)
+from erma.scoring.readings import HandView, readings, readings_of
 from erma.scoring.table import FanRow, FanTable, load_table
 
 _T = TypeVar("_T")
@@ -525,7 +516,7 @@ def _capped(pts: int, plan: Plan) -> int:
 
 
 DECLARED_FANS: tuple[str, ...] = ("declared_ready", "declared_ready_concealed")
-"""The fans 报听 alone adds (:mod:`erma.scoring.twoplayer`)."""
+"""The fans 报听 alone adds (:mod:`erma.scoring.detectors.twoplayer`)."""
 FLAGGED_FANS: frozenset[str] = frozenset({"heavenly_ready", "ready_one_shot"})
 """天听 and 报听一发: they need flags of their own, which :func:`score_counts_declared` requires false."""
 

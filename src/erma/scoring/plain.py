@@ -2,7 +2,7 @@
 
 Most records name only the reference calculator's keys (``packs``, ``hand``, ``win_tile``, the four flags,
 ``flower_count``, the two winds) with well-formed values. :func:`plain_facts` reads such a record into
-:class:`~erma.scoring.readings.HandFacts` in one step: every tile adds its packed count to one int (runs
+:class:`~erma.scoring.facts.HandFacts` in one step: every tile adds its packed count to one int (runs
 of mpsz digits come from a memo), and so do the packs, so there is no WinContext, tile list or sort (the
 facts read the WinContext from the record only if a detector or a message asks for it). Anything else —
 another key, another notation or value type, a tile or copy count out of bounds — gives None and goes the
@@ -24,7 +24,8 @@ from typing import Final
 from erma.analysis.tables import INC
 from erma.errors import ErmaError
 from erma.scoring.context import FLAG_KEYS, REQUIRED_KEYS, TOKENS, read_pack
-from erma.scoring.readings import CHOW, Group, HandFacts, build_facts, declared_group
+from erma.scoring.facts import HandFacts, build_facts
+from erma.scoring.groups import CHOW, Group, declared_group
 from erma.tiles import NUM_KINDS
 
 PLAIN_KEYS: Final = frozenset((*REQUIRED_KEYS, *FLAG_KEYS, "flower_count", "seat_wind", "prevalent_wind"))

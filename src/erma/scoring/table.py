@@ -55,7 +55,7 @@ _TIE_KEYS = frozenset({"prefer", "yield"})
 SHAPE_NAMES = frozenset(
     {"regular", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight"}
 )
-"""The shape names a table's ``shapes`` may list (:mod:`erma.scoring.readings`)."""
+"""The shape names a table's ``shapes`` may list (:mod:`erma.scoring.features`)."""
 _TOP_KEYS = frozenset({"table", "tie_break", "fans"})
 
 

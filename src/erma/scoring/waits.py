@@ -101,6 +101,19 @@ def _info(key: int, suited: bool) -> _GroupInfo:
     return got
 
 
+def _infos(key: int) -> tuple[_GroupInfo, _GroupInfo, _GroupInfo, _GroupInfo]:
+    """The :func:`_info` of each group of a packed key: the three suits, then the honours."""
+    k = key & _MASK9
+    i0 = _SUIT_INFO.get(k) or _info(k, True)
+    k = (key >> 36) & _MASK9
+    i1 = _SUIT_INFO.get(k) or _info(k, True)
+    k = (key >> 72) & _MASK9
+    i2 = _SUIT_INFO.get(k) or _info(k, True)
+    k = key >> 108
+    i3 = _HONOR_INFO.get(k) or _info(k, False)
+    return i0, i1, i2, i3
+
+
 def pack_counts(c: Sequence[int]) -> int:
     """The packed key (4 bits a kind) of a count vector of the 34 kinds."""
     key = 0
@@ -124,14 +137,7 @@ def regular_waits_counts(c: Sequence[int]) -> set[Tile]:
 
 def regular_waits_key(key: int, limit: int = 99) -> list[Tile]:
     """:func:`regular_waits` on a packed key; stops once more than ``limit`` waits are found."""
-    k = key & _MASK9
-    i0 = _SUIT_INFO.get(k) or _info(k, True)
-    k = (key >> 36) & _MASK9
-    i1 = _SUIT_INFO.get(k) or _info(k, True)
-    k = (key >> 72) & _MASK9
-    i2 = _SUIT_INFO.get(k) or _info(k, True)
-    k = key >> 108
-    i3 = _HONOR_INFO.get(k) or _info(k, False)
+    i0, i1, i2, i3 = _infos(key)
     f0, f1, f2, f3 = i0[0], i1[0], i2[0], i3[0]
     if f0 and f1 and f2 and f3:
         groups: tuple[int, ...] = (0, 1, 2, 3)
@@ -163,14 +169,7 @@ def regular_waits_key(key: int, limit: int = 99) -> list[Tile]:
 
 def regular_wait_count(key: int) -> int:
     """``len(regular_waits_key(key))``, from the per-group numbers of waits, without listing them."""
-    k = key & _MASK9
-    i0 = _SUIT_INFO.get(k) or _info(k, True)
-    k = (key >> 36) & _MASK9
-    i1 = _SUIT_INFO.get(k) or _info(k, True)
-    k = (key >> 72) & _MASK9
-    i2 = _SUIT_INFO.get(k) or _info(k, True)
-    k = key >> 108
-    i3 = _HONOR_INFO.get(k) or _info(k, False)
+    i0, i1, i2, i3 = _infos(key)
     # As regular_waits_key: the tile goes to a group that cannot be completed as it is (if there is one,
     # and only one), taking the pair if the others are all sets, or making sets beside the one pair.
     broken = None

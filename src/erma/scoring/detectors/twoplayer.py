@@ -1,8 +1,8 @@
 """Detectors of the fans the two-player tables add to the MCR ones (RULES §2.9, §4.8).
 
 ``erqs``, ``classic64t3`` and ``mcr_subset`` (万 + honours, 4 or 8 copies) and ``cuopai13`` (three suits)
-score these beside the MCR fans of :mod:`erma.scoring.detectors`; they register into the same
-``REGISTRY``. Values and exclusions are table data; here is only what each fan *is*.
+score these beside the MCR fans of the other :mod:`erma.scoring.detectors` modules; they register into
+the same ``REGISTRY``. Values and exclusions are table data; here is only what each fan *is*.
 
 >>> from erma.scoring import score_record
 >>> r = score_record({"packs": [], "hand": "1122334455667z", "win_tile": "7z"}, table="erqs")
@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from erma.scoring.detectors import Hit, fallback, fan
-from erma.scoring.readings import ALL_SHAPES, CHOW, KNITTED, REGULAR, SEVEN_PAIRS, HandView
+from erma.scoring.detectors.kinds import WINDS_SET
+from erma.scoring.detectors.registry import NONE, TILE_SHAPES, Hit, fallback, fan
+from erma.scoring.features import ALL_SHAPES, REGULAR, SEVEN_PAIRS
+from erma.scoring.groups import CHOW
+from erma.scoring.readings import HandView
 from erma.tiles import (
     BAMBOOS,
     DOTS,
@@ -35,17 +38,11 @@ PAIRS: Final = frozenset({SEVEN_PAIRS})
 """Seven-pairs fans."""
 SETS: Final = frozenset({REGULAR})
 """Fans of the standard shape (four sets and a pair)."""
-TILES: Final = frozenset({REGULAR, SEVEN_PAIRS, KNITTED})
-"""Tile make-up fans (any shape with sets or pairs)."""
 
-WIND_SET: Final = frozenset(WINDS)
 WHEELS: Final = DOTS[1:8]
 """大车轮: 2–8 筒."""
 PEACOCK: Final = frozenset((BAMBOOS[0], BAMBOOS[4], BAMBOOS[6], BAMBOOS[8], RED))
 """红孔雀: 1 5 7 9 条 and 中."""
-
-
-_NONE: Final[list[Hit]] = []
 
 
 def _whole(v: HandView) -> list[Hit]:
@@ -58,7 +55,7 @@ def _win(v: HandView) -> list[Hit]:
 
 def _pairs_of(v: HandView, kinds: tuple[Tile, ...]) -> list[Hit]:
     st = v.facts.standing
-    return [tuple((t, t) for t in kinds)] if all(st[t] >= 2 for t in kinds) else _NONE
+    return [tuple((t, t) for t in kinds)] if all(st[t] >= 2 for t in kinds) else NONE
 
 
 # ------------------------------------------------------------------------------ seven pairs
@@ -68,7 +65,7 @@ def _pairs_of(v: HandView, kinds: tuple[Tile, ...]) -> list[Hit]:
 def big_seven_stars(v: HandView) -> list[Hit]:
     """大七星 Big Seven Stars: seven pairs made exactly of the seven honours, one pair each."""
     st = v.facts.standing
-    return _whole(v) if all(st[t] == 2 for t in HONORS) else _NONE
+    return _whole(v) if all(st[t] == 2 for t in HONORS) else NONE
 
 
 @fan("three_dragons_seven_pairs", PAIRS)
@@ -95,7 +92,7 @@ def dragon_seven_pairs(v: HandView) -> list[Hit]:
 def big_wheels(v: HandView) -> list[Hit]:
     """大车轮 Big Wheels: seven pairs 22 33 44 55 66 77 88 筒."""
     st = v.facts.standing
-    return _whole(v) if v.facts.kinds == WHEELS and all(st[t] == 2 for t in WHEELS) else _NONE
+    return _whole(v) if v.facts.kinds == WHEELS and all(st[t] == 2 for t in WHEELS) else NONE
 
 
 # ---------------------------------------------------------------------------------- the sets
@@ -105,17 +102,17 @@ def big_wheels(v: HandView) -> list[Hit]:
 def four_honor_pungs(v: HandView) -> list[Hit]:
     """四字刻 Four Honor Pungs: four pungs or kongs of honours (winds or dragons)."""
     honors = [g.tiles for g in v.sets if g.kind != CHOW and g.tile >= 27]
-    return [tuple(honors)] if len(honors) == 4 else _NONE
+    return [tuple(honors)] if len(honors) == 4 else NONE
 
 
 @fan("little_three_winds", SETS)
 def little_three_winds(v: HandView) -> list[Hit]:
     """小三风 Little Three Winds: pungs or kongs of two winds and a pair of a third."""
-    winds = [g for g in v.sets if g.kind != CHOW and g.tile in WIND_SET]
+    winds = [g for g in v.sets if g.kind != CHOW and g.tile in WINDS_SET]
     kinds = {g.tile for g in winds}
-    if len(kinds) == 2 and v.pair in WIND_SET and v.pair not in kinds:
+    if len(kinds) == 2 and v.pair in WINDS_SET and v.pair not in kinds:
         return [(*(g.tiles for g in winds), (v.pair, v.pair))]
-    return _NONE
+    return NONE
 
 
 @fan("twice_pure_double_chow", SETS)
@@ -124,17 +121,17 @@ def twice_pure_double_chow(v: HandView) -> list[Hit]:
     c = sorted(v.chows)
     if len(c) == 4 and c[0] == c[1] and c[2] == c[3] and v.facts.melded_sets == 0:
         return [tuple((t, t + 1, t + 2) for t in c)]
-    return _NONE
+    return NONE
 
 
 @fan("pure_outside_hand", SETS)
 def pure_outside_hand(v: HandView) -> list[Hit]:
     """纯全带幺 Pure Outside Hand: every set and the pair hold a terminal; no honours."""
     if v.facts.honors or v.pair % 9 not in (0, 8):
-        return _NONE
+        return NONE
     for g in v.sets:
         if g.tile % 9 not in ((0, 6) if g.kind == CHOW else (0, 8)):
-            return _NONE
+            return NONE
     return [(*(g.tiles for g in v.sets), (v.pair, v.pair))]
 
 
@@ -143,47 +140,47 @@ def northeast_express(v: HandView) -> list[Hit]:
     """东北新干线 Northeast Express: 123 456 789 of one suit, a pung of 东 and a pair of 北 (or reversed)."""
     pungs = {g.tile for g in v.sets if g.kind != CHOW}
     if not ((EAST in pungs and v.pair == NORTH) or (NORTH in pungs and v.pair == EAST)):
-        return _NONE
+        return NONE
     chows = set(v.chows)
     for base in (0, 9, 18):
         if {base, base + 3, base + 6} <= chows:
             return _whole(v)
-    return _NONE
+    return NONE
 
 
 @fan("terminal_or_honor_pair", SETS)
 def terminal_or_honor_pair(v: HandView) -> list[Hit]:
     """幺九头 Terminal or Honor Pair: the pair is a terminal (1, 9) or an honour."""
     p = v.pair
-    return [((p, p),)] if p >= 27 or p % 9 in (0, 8) else _NONE
+    return [((p, p),)] if p >= 27 or p % 9 in (0, 8) else NONE
 
 
 @fan("pair_258", SETS)
 def pair_258(v: HandView) -> list[Hit]:
     """二五八将 2-5-8 Pair: the pair is a suited 2, 5 or 8."""
     p = v.pair
-    return [((p, p),)] if p < 27 and p % 9 in (1, 4, 7) else _NONE
+    return [((p, p),)] if p < 27 and p % 9 in (1, 4, 7) else NONE
 
 
 # ----------------------------------------------------------------------------- tile make-up
 
 
-@fan("million_stones", TILES)
+@fan("million_stones", TILE_SHAPES)
 def million_stones(v: HandView) -> list[Hit]:
     """百万石 Million Stones: only 万, whose pips sum to 100 or more (every kong tile counts)."""
     f = v.facts
     if f.kinds[-1] >= 9:
-        return _NONE
+        return NONE
     c = f.ctx
     pips = sum(c.concealed) + c.win_tile + len(c.concealed) + 1
     pips += sum(t + 1 for m in c.melds for t in m.tiles)  # a 无双 kong counts all its 5–8 tiles
-    return _whole(v) if pips >= 100 else _NONE
+    return _whole(v) if pips >= 100 else NONE
 
 
-@fan("red_peacock", TILES)
+@fan("red_peacock", TILE_SHAPES)
 def red_peacock(v: HandView) -> list[Hit]:
     """红孔雀 Red Peacock: only 1 5 7 9 条 and 中."""
-    return _whole(v) if all(t in PEACOCK for t in v.facts.kinds) else _NONE
+    return _whole(v) if all(t in PEACOCK for t in v.facts.kinds) else NONE
 
 
 # ------------------------------------------------------------------------------ the situation
@@ -193,47 +190,47 @@ def red_peacock(v: HandView) -> list[Hit]:
 def heavenly_hand(v: HandView) -> list[Hit]:
     """天胡 Heavenly Hand: the dealer wins before their first discard."""
     c = v.facts.ctx
-    return _whole(v) if c.is_initial and c.is_dealer and c.self_drawn else _NONE
+    return _whole(v) if c.is_initial and c.is_dealer and c.self_drawn else NONE
 
 
 @fan("earthly_hand", ALL_SHAPES)
 def earthly_hand(v: HandView) -> list[Hit]:
     """地胡 Earthly Hand: the non-dealer wins by self-draw on their first draw, nothing claimed or konged."""
     c = v.facts.ctx
-    return _whole(v) if c.is_initial and not c.is_dealer and c.self_drawn else _NONE
+    return _whole(v) if c.is_initial and not c.is_dealer and c.self_drawn else NONE
 
 
 @fan("human_hand", ALL_SHAPES)
 def human_hand(v: HandView) -> list[Hit]:
     """人胡 Human Hand: the non-dealer wins on the dealer's first discard."""
     c = v.facts.ctx
-    return _win(v) if c.is_initial and not c.is_dealer and not c.self_drawn else _NONE
+    return _win(v) if c.is_initial and not c.is_dealer and not c.self_drawn else NONE
 
 
 @fan("declared_ready", ALL_SHAPES)
 def declared_ready(v: HandView) -> list[Hit]:
     """报听 Declared Ready: the winner had declared ready."""
-    return _win(v) if v.facts.ctx.declared_ready else _NONE
+    return _win(v) if v.facts.ctx.declared_ready else NONE
 
 
 @fan("declared_ready_concealed", ALL_SHAPES)
 def declared_ready_concealed(v: HandView) -> list[Hit]:
     """立直 / 门清报听 Concealed Declared Ready: declared ready while 门清 (a concealed kong keeps it)."""
     f = v.facts
-    return _win(v) if f.ctx.declared_ready and f.melded_sets == 0 else _NONE
+    return _win(v) if f.ctx.declared_ready and f.melded_sets == 0 else NONE
 
 
 @fan("heavenly_ready", ALL_SHAPES)
 def heavenly_ready(v: HandView) -> list[Hit]:
     """天听 Heavenly Ready: ready declared with the first discard, before any claim or kong."""
-    return _win(v) if v.facts.ctx.declared_ready_first_turn else _NONE
+    return _win(v) if v.facts.ctx.declared_ready_first_turn else NONE
 
 
 @fan("ready_one_shot", ALL_SHAPES)
 def ready_one_shot(v: HandView) -> list[Hit]:
     """报听一发 Ready One Shot: won by the declarer's next own draw, nothing claimed or konged between."""
     c = v.facts.ctx
-    return _win(v) if c.declared_ready and c.ready_one_shot else _NONE
+    return _win(v) if c.declared_ready and c.ready_one_shot else NONE
 
 
 # ---------------------------------------------------------------------------- flowers, bonus
@@ -242,8 +239,8 @@ def ready_one_shot(v: HandView) -> list[Hit]:
 def _held(v: HandView, group: tuple[Tile, ...]) -> list[Hit]:
     c = v.facts.ctx
     if c.flowers:
-        return [tuple((f,) for f in group)] if set(group) <= set(c.flowers) else _NONE
-    return [tuple((f,) for f in group)] if c.flower_count == len(FLOWERS) else _NONE
+        return [tuple((f,) for f in group)] if set(group) <= set(c.flowers) else NONE
+    return [tuple((f,) for f in group)] if c.flower_count == len(FLOWERS) else NONE
 
 
 @fan("four_seasons", ALL_SHAPES)
@@ -268,7 +265,7 @@ def all_flowers(v: HandView) -> list[Hit]:
 def no_flowers(v: HandView) -> list[Hit]:
     """无花牌 No Flowers: a win holding no flower, in a rule set that has flowers."""
     c = v.facts.ctx
-    return _win(v) if c.flowers_in_play and c.flower_count == 0 else _NONE
+    return _win(v) if c.flowers_in_play and c.flower_count == 0 else NONE
 
 
 @fan("bonus_tiles", ALL_SHAPES)
@@ -283,4 +280,4 @@ def plain_win(v: HandView) -> list[Hit]:
     return _whole(v)
 
 
-__all__ = ["PAIRS", "SETS", "TILES"]
+__all__ = ["PAIRS", "SETS"]

@@ -1,0 +1,307 @@
+"""The facts of a winning hand that every reading shares (:class:`HandFacts`), with the reference's
+corrections of the win flags.
+
+>>> from erma.scoring.context import read_record
+>>> f = hand_facts(read_record({"packs": [["PENG", "1z", 1]], "hand": "123456789m6z", "win_tile": "6z"}))
+>>> f.text, f.melded_sets, f.suits, f.honors, f.unique_wait
+('123456789m11166z', 1, 1, True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Final
+
+from erma.analysis.tables import INC
+from erma.scoring.context import WinContext, read_record
+from erma.scoring.features import (
+    F_ALL_MELDED,
+    F_CONCEALED,
+    F_DISCARD,
+    F_FLOWERS,
+    F_KONG_INVOLVED,
+    F_KONG_OR_ROBBING,
+    F_LAST_TILE,
+    F_ONE_SUIT,
+    F_OUTSIDE_ONLY,
+    F_SELF_DRAWN,
+    F_SIMPLES_ONLY,
+    F_TERMINALS_ONLY,
+    F_THREE_SUITS,
+    F_TWO_SUITS,
+    F_WALL_LAST,
+    M_DRAGONS,
+    M_HONORS,
+    M_WINDS,
+)
+from erma.scoring.groups import KONG, Group, declared_group
+from erma.scoring.suits import RANKS, RANKS_FACTS, SuitInfos, suit_infos, unpack
+from erma.scoring.waits import unique_wait_key
+from erma.tiles import Tile
+
+_INC: Final = INC
+_F_SUITS: Final = (0, F_ONE_SUIT, F_TWO_SUITS, F_THREE_SUITS)
+"""The suit fact by the number of suits present."""
+
+
+@dataclass(slots=True)
+class HandFacts:
+    """What every reading of one hand shares: the corrected win flags, the packed counts, the tiles, and
+    the hand's facts as ``F_*`` bits (:attr:`features`). The rarer views of the same facts (counts, kinds,
+    suits, ranks, …) are properties computed from these when a detector asks."""
+
+    source: WinContext | Mapping[str, Any]
+    """The win context, or the record it is read from when first asked (:attr:`ctx`)."""
+    win_tile: Tile
+    """和牌张."""
+    declared: tuple[Group, ...]
+    """The declared sets as groups."""
+    melded_sets: int
+    """Declared sets claimed from a discard (concealed kongs are not)."""
+    self_drawn: bool
+    """自摸."""
+    last_tile: bool
+    """和绝张 after the reference's corrections (never with a copy in hand; forced by three in sets)."""
+    kong_involved: bool
+    """杠上开花 / 抢杠和 after the corrections (needs a kong / a first copy)."""
+    wall_last: bool
+    """The last wall tile."""
+    seat_wind: int
+    """门风 0–3."""
+    prevalent_wind: int
+    """圈风 0–3."""
+    robbing: bool
+    """Won on a robbed added kong (``WinContext.robbing``)."""
+    flowers: tuple[Tile, ...]
+    """Flowers held, by kind, when the record names them."""
+    flower_count: int
+    """花牌 count."""
+    key: int
+    """The standing tiles with the winning tile, packed 4 bits a kind (:data:`erma.analysis.tables.INC`)."""
+    full_key: int
+    """Every tile of the hand (declared sets too), packed 4 bits a kind."""
+    mask: int
+    """The kinds present, one bit a kind (bit t for kind t)."""
+    features: int
+    """The hand facts (``F_*`` bits up to F_RANKS_6_9, and F_KONG_OR_ROBBING) that hold."""
+    tiles: tuple[Tile, ...]
+    """Every tile of the hand, sorted (kongs give four)."""
+    text: str
+    """The whole hand in mpsz (``part_text(tiles)``), joined from per-suit texts."""
+    suit_infos: SuitInfos
+    """The per-suit memo entries of :attr:`full_key` (counts, tiles, kinds, readings, … of each suit)."""
+    _unique_wait: bool | None = field(default=None, repr=False)
+
+    @property
+    def ctx(self) -> WinContext:
+        """The win context (read from the record on first use when the facts came straight from one)."""
+        src = self.source
+        if not isinstance(src, WinContext):
+            src = self.source = read_record(src)
+        return src
+
+    @property
+    def counts(self) -> list[int]:
+        """Count of each kind over the whole hand (declared sets, standing tiles, winning tile)."""
+        m0, m1, m2, m3 = self.suit_infos
+        return [*m0[0], *m1[0], *m2[0], *m3[0]]
+
+    @property
+    def standing(self) -> list[int]:
+        """Count of each kind among the standing tiles with the winning tile."""
+        return unpack(self.key)
+
+    @property
+    def kinds(self) -> tuple[Tile, ...]:
+        """The kinds present, sorted."""
+        m0, m1, m2, m3 = self.suit_infos
+        return m0[2] + m1[2] + m2[2] + m3[2]
+
+    @property
+    def suits(self) -> int:
+        """Number of suits present (0–3)."""
+        m = self.mask
+        return (m & 0x1FF != 0) + (m >> 9 & 0x1FF != 0) + (m >> 18 & 0x1FF != 0)
+
+    @property
+    def honors(self) -> bool:
+        """Any honour present."""
+        return self.mask & M_HONORS != 0
+
+    @property
+    def winds(self) -> bool:
+        """Any wind present."""
+        return self.mask & M_WINDS != 0
+
+    @property
+    def dragons(self) -> bool:
+        """Any dragon present."""
+        return self.mask & M_DRAGONS != 0
+
+    @property
+    def ranks(self) -> tuple[int, int]:
+        """Lowest and highest rank (1–9) of the suited tiles; (0, 0) if none."""
+        m = self.mask
+        return RANKS[(m | m >> 9 | m >> 18) & 0x1FF]
+
+    @property
+    def terminals_only(self) -> bool:
+        """Only 1s and 9s (清幺九 tiles)."""
+        return self.features & F_TERMINALS_ONLY != 0
+
+    @property
+    def outside_only(self) -> bool:
+        """Only terminals and honours (混幺九 tiles)."""
+        return self.features & F_OUTSIDE_ONLY != 0
+
+    @property
+    def simples_only(self) -> bool:
+        """No terminal or honour (断幺 tiles)."""
+        return self.features & F_SIMPLES_ONLY != 0
+
+    @property
+    def unique_wait(self) -> bool:
+        """独听 of the standing tiles (regular and seven-pairs waits, copy limit ignored)."""
+        if self._unique_wait is None:
+            win = self.win_tile
+            # 13 standing tiles may also wait for seven pairs (not with more than 8 kinds in the hand)
+            self._unique_wait = unique_wait_key(
+                self.key - INC[win], not self.declared and self.mask.bit_count() <= 8
+            )
+        return self._unique_wait
+
+
+def hand_facts(ctx: WinContext) -> HandFacts:
+    """The shared facts of a hand, with the reference's corrections of the win flags."""
+    win = ctx.win_tile
+    return build_facts(
+        ctx,
+        tuple([declared_group(m) for m in ctx.melds]) if ctx.melds else (),
+        sum(map(_INC.__getitem__, ctx.concealed), _INC[win]),
+        win,
+        ctx.self_drawn,
+        ctx.fourth_tile,
+        ctx.about_kong,
+        ctx.wall_last,
+        ctx.seat_wind,
+        ctx.prevalent_wind,
+        ctx.robbing,
+        ctx.flowers,
+        ctx.flower_count,
+        ctx.copies,
+    )
+
+
+def build_facts(
+    source: WinContext | Mapping[str, Any],
+    declared: tuple[Group, ...],
+    key: int,
+    win: Tile,
+    self_drawn: bool,
+    fourth_tile: bool,
+    about_kong: bool,
+    wall_last: bool,
+    seat_wind: int,
+    prevalent_wind: int,
+    robbing: bool,
+    flowers: tuple[Tile, ...],
+    flower_count: int,
+    copies: int,
+) -> HandFacts:
+    """:func:`hand_facts` from the hand's parts: its declared sets, the packed standing tiles with the
+    winning tile, and the win context's values (``source`` is kept for :attr:`HandFacts.ctx`). Both the
+    checked path (a WinContext) and score_record's plain-record path end here."""
+    has_kong = False
+    melded_sets = 0
+    full = key
+    for g in declared:
+        full += g.key
+        if g.melded:
+            melded_sets += 1
+        if g.kind == KONG:
+            has_kong = True
+    m0, m1, m2, m3 = suit_infos(full)
+    s0 = m0[3]
+    s1 = m1[3]
+    s2 = m2[3]
+    shift = 4 * win
+    standing_win = (key >> shift) & 15
+    fixed_win = ((full >> shift) & 15) - standing_win
+    last = (fourth_tile and standing_win == 1) or fixed_win == copies - 1
+    kong = about_kong
+    if kong:
+        kong = has_kong if self_drawn else fixed_win == 0 and standing_win == 1
+    f = (
+        (m0[6] & m1[6] & m2[6] & m3[6])
+        | m0[7]
+        | m1[7]
+        | m2[7]
+        | m3[7]
+        | _F_SUITS[(s0 != 0) + (s1 != 0) + (s2 != 0)]
+        | RANKS_FACTS[s0 | s1 | s2]
+    )
+    f |= F_SELF_DRAWN if self_drawn else F_DISCARD
+    if melded_sets == 0:
+        f |= F_CONCEALED
+    elif melded_sets == 4:
+        f |= F_ALL_MELDED
+    if wall_last:
+        f |= F_WALL_LAST
+    if last:
+        f |= F_LAST_TILE
+    if kong:
+        f |= F_KONG_INVOLVED | F_KONG_OR_ROBBING
+    elif robbing:
+        f |= F_KONG_OR_ROBBING
+    if flower_count or flowers:
+        f |= F_FLOWERS
+    return HandFacts(  # positional, in field order (_FACTS_ORDER): much faster than keywords
+        source,
+        win,
+        declared,
+        melded_sets,
+        self_drawn,
+        last,
+        kong,
+        wall_last,
+        seat_wind,
+        prevalent_wind,
+        robbing,
+        flowers,
+        flower_count,
+        key,
+        full,
+        s0 | s1 << 9 | s2 << 18 | m3[3] << 27,
+        f,
+        m0[1] + m1[1] + m2[1] + m3[1],
+        m0[5] + m1[5] + m2[5] + m3[5],
+        (m0, m1, m2, m3),
+    )
+
+
+_FACTS_ORDER: Final = [
+    "source",
+    "win_tile",
+    "declared",
+    "melded_sets",
+    "self_drawn",
+    "last_tile",
+    "kong_involved",
+    "wall_last",
+    "seat_wind",
+    "prevalent_wind",
+    "robbing",
+    "flowers",
+    "flower_count",
+    "key",
+    "full_key",
+    "mask",
+    "features",
+    "tiles",
+    "text",
+    "suit_infos",
+]
+"""HandFacts's fields, in the order build_facts builds it positionally."""
+if [f.name for f in fields(HandFacts)][: len(_FACTS_ORDER)] != _FACTS_ORDER:  # pragma: no cover - a guard
+    raise RuntimeError("HandFacts fields were reordered: update build_facts")

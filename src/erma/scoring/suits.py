@@ -1,0 +1,210 @@
+"""What each group of a packed hand holds (the three suits and the honours), memoised by its slice of the key.
+
+A packed key holds 4 bits a kind; each group's slice (nine kinds of a suit, the seven honours) is looked
+up once and gives the group's counts, tiles, kinds, facts and its readings as sets, with and without
+the pair (:class:`GroupReading`): the hand's facts and its regular readings are put together from these.
+
+>>> from erma.analysis.tables import INC
+>>> m = suit_infos(sum(INC[t] for t in (0, 1, 2, 27, 27)))
+>>> m[0][2], m[3][2], m[0][5]
+((0, 1, 2), (27,), '123m')
+>>> [(r.chows, r.pair) for r in m[0][8][0]], [(r.pungs, r.pair) for r in m[3][8][1]]
+([((0,), -1)], [((), 27)])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from erma.analysis.decompose import group_readings
+from erma.analysis.tables import SUIT_MASK
+from erma.scoring.features import (
+    F_FOUR_COPIES,
+    F_GREEN_ONLY,
+    F_HONORS,
+    F_NO_HONORS,
+    F_OUTSIDE_ONLY,
+    F_RANKS_1_4,
+    F_RANKS_4_6,
+    F_RANKS_6_9,
+    F_REVERSIBLE_ONLY,
+    F_SIMPLES_ONLY,
+    F_TERMINALS_ONLY,
+    F_WINDS_DRAGONS,
+    M_HONORS,
+    M_TERMINALS,
+    REVERSIBLE,
+    pung_facts,
+)
+from erma.scoring.groups import STANDING_CHOW, STANDING_PUNG, Group, part_text, ref_key
+from erma.tiles import GREENS, Tile
+
+_M_EDGE_OR_HONOR: Final = M_TERMINALS | M_HONORS
+_M_GREEN: Final = sum(1 << t for t in GREENS)
+_M_REVERSIBLE: Final = sum(1 << t for t in REVERSIBLE)
+_GROUP_LEN: Final = (9, 9, 9, 7)
+"""Kinds in each group: the three suits, the honours."""
+
+
+def _all_of(mask: int) -> int:
+    """The "only …" facts that hold for the kinds of ``mask`` (all of them for no kind)."""
+    f = 0
+    if mask & ~M_TERMINALS == 0:
+        f |= F_TERMINALS_ONLY
+    if mask & ~_M_EDGE_OR_HONOR == 0:
+        f |= F_OUTSIDE_ONLY
+    if mask & _M_EDGE_OR_HONOR == 0:
+        f |= F_SIMPLES_ONLY
+    if mask & ~_M_GREEN == 0:
+        f |= F_GREEN_ONLY
+    if mask & ~_M_REVERSIBLE == 0:
+        f |= F_REVERSIBLE_ONLY
+    return f
+
+
+def _ranks_facts(rm: int) -> int:
+    lo, hi = (rm & -rm).bit_length(), rm.bit_length()
+    f = 0
+    if lo:
+        if hi <= 4:
+            f |= F_RANKS_1_4
+        if lo >= 4 and hi <= 6:
+            f |= F_RANKS_4_6
+        if lo >= 6:
+            f |= F_RANKS_6_9
+    return f
+
+
+_SUIT_ALL: Final = tuple(tuple(_all_of(p << (9 * i)) | F_NO_HONORS for p in range(512)) for i in range(3))
+"""Per suit and 9-bit presence pattern: the "only …" facts its kinds allow (combined with &)."""
+_HONOR_ALL: Final = tuple(_all_of(h << 27) | (0 if h else F_NO_HONORS) for h in range(128))
+_HONOR_ANY: Final = tuple(
+    (F_HONORS if h else 0) | (F_WINDS_DRAGONS if h & 0xF and h >> 4 else 0) for h in range(128)
+)
+RANKS: Final = tuple(((rm & -rm).bit_length(), rm.bit_length()) for rm in range(512))
+"""By a 9-bit rank pattern: the lowest and highest rank present (1–9), (0, 0) for none."""
+RANKS_FACTS: Final = tuple(_ranks_facts(rm) for rm in range(512))
+"""By a 9-bit rank pattern: the F_RANKS_* facts that hold."""
+
+
+@dataclass(frozen=True, slots=True)
+class GroupReading:
+    """One group's reading (a suit's or the honours'): its sets and pair, and what a reading takes from it."""
+
+    chows: tuple[Tile, ...]
+    """Chow starts, sorted (absolute tiles; in a suit, also the reference order)."""
+    pungs: tuple[Tile, ...]
+    """Pung tiles, sorted."""
+    pair: Tile
+    """The pair's kind, −1 for none."""
+    pung_sets: tuple[Group, ...]
+    """The pungs as standing groups."""
+    chow_sets: tuple[Group, ...]
+    """The chows as standing groups."""
+    ref_pungs: tuple[Tile, ...]
+    """The pungs in reference order (the honours' dragons reversed)."""
+    pung_facts: int
+    """F_PUNG, F_HONOR_PUNG, F_WIND_PUNG, F_DRAGON_PUNG, F_EDGE_PUNG as its pungs make them hold."""
+    win_pos: tuple[int, ...]
+    """By kind within the group: 1 the kind ends a chow, 2 is a chow's middle (or'ed), 8 it is a pung."""
+
+
+SetsAndPair = tuple[tuple[Tile, ...], tuple[Tile, ...], Tile]
+"""(chow starts, pung tiles, pair tile or −1), absolute tiles, each sorted."""
+
+
+def _part(chows: tuple[Tile, ...], pungs: tuple[Tile, ...], pair: Tile, base: int) -> GroupReading:
+    pos = [0] * _GROUP_LEN[base // 9]
+    for t in chows:
+        pos[t - base] |= 1
+        pos[t - base + 1] |= 2
+        pos[t - base + 2] |= 1
+    for t in pungs:
+        pos[t - base] |= 8
+    return GroupReading(
+        chows,
+        pungs,
+        pair,
+        tuple(STANDING_PUNG[t] for t in pungs),
+        tuple(STANDING_CHOW[t] for t in chows),
+        tuple(sorted(pungs, key=ref_key)),
+        pung_facts(sum(1 << t for t in set(pungs))),
+        tuple(pos),
+    )
+
+
+def _group_parts(key: int, base: int) -> tuple[list[GroupReading], list[GroupReading]]:
+    """The distinct readings of one group key without and with the pair, in absolute tiles (for the
+    per-suit memo)."""
+    bare: list[GroupReading] = []
+    paired: list[GroupReading] = []
+    seen: set[SetsAndPair] = set()
+    for ch, pu, pa in group_readings(key, base == 27):
+        r = (
+            tuple(sorted(c + base for c in ch)),
+            tuple(sorted(p + base for p in pu)),
+            pa + base if pa >= 0 else -1,
+        )
+        if r not in seen:
+            seen.add(r)
+            (paired if pa >= 0 else bare).append(_part(*r, base))
+    return bare, paired
+
+
+SuitInfo = tuple[
+    tuple[int, ...],
+    tuple[Tile, ...],
+    tuple[Tile, ...],
+    int,
+    int,
+    str,
+    int,
+    int,
+    tuple[list[GroupReading], list[GroupReading]],
+]
+"""Of one group's counts: (counts, tiles, kinds, presence bits, largest count, mpsz text, the "only …"
+facts its kinds allow (combined with &), the facts it makes hold (combined with |), its readings as sets
+without and with the pair)."""
+SuitInfos = tuple[SuitInfo, SuitInfo, SuitInfo, SuitInfo]
+_SUIT_INFO: tuple[dict[int, SuitInfo], ...] = ({}, {}, {}, {})
+"""Memo, one per group (the three suits, the honours): the group's slice of a packed count key → info."""
+
+
+def _suit_info(k: int, gi: int) -> SuitInfo:
+    """The :data:`SuitInfo` of slice ``k`` of group ``gi``, computed and stored."""
+    base = 9 * gi
+    counts = tuple([(k >> (4 * i)) & 15 for i in range(_GROUP_LEN[gi])])
+    tiles = tuple([base + i for i, n in enumerate(counts) for _ in range(n)])
+    kinds = tuple([base + i for i, n in enumerate(counts) if n])
+    bits = sum(1 << i for i, n in enumerate(counts) if n)
+    high = max(counts)
+    only = _SUIT_ALL[gi][bits] if gi < 3 else _HONOR_ALL[bits]
+    some = (_HONOR_ANY[bits] if gi == 3 else 0) | (F_FOUR_COPIES if high >= 4 else 0)
+    parts = _group_parts(k, base)
+    got = (counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some, parts)
+    memo = _SUIT_INFO[gi]
+    if len(memo) > 1 << 16:  # a bound far above what hands produce
+        memo.clear()
+    memo[k] = got
+    return got
+
+
+def suit_infos(key: int) -> SuitInfos:
+    """The per-suit infos of a packed key (memoised)."""
+    i0, i1, i2, i3 = _SUIT_INFO
+    k = key & SUIT_MASK
+    m0 = i0.get(k) or _suit_info(k, 0)
+    k = (key >> 36) & SUIT_MASK
+    m1 = i1.get(k) or _suit_info(k, 1)
+    k = (key >> 72) & SUIT_MASK
+    m2 = i2.get(k) or _suit_info(k, 2)
+    k = key >> 108
+    m3 = i3.get(k) or _suit_info(k, 3)
+    return m0, m1, m2, m3
+
+
+def unpack(key: int) -> list[int]:
+    """The count vector (34 kinds) of a packed key, from the per-suit memo."""
+    m0, m1, m2, m3 = suit_infos(key)
+    return [*m0[0], *m1[0], *m2[0], *m3[0]]
