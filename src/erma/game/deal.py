@@ -7,6 +7,7 @@ exchange). The shuffle and the dealer are :mod:`erma.game.start`'s.
 from __future__ import annotations
 
 from erma.game import flow
+from erma.game.flowers import replace_flower
 from erma.game.result import DrawSource
 from erma.game.state import GameState, Phase
 from erma.tiles import Tile, next_kind, tile_to_mpsz, to_mpsz
@@ -79,7 +80,7 @@ def deal_tiles(state: GameState) -> None:
         for f in list(seats[s].flowers):
             state.emit("flower", s, {"tile": tile_to_mpsz(f)})
             state.counters["flower"] += 1
-            if not flow.replace_flower(state, s):
+            if not replace_flower(state, s):
                 return
     last = dealt[dealer][-1]
     state.drawn = last if last < 34 and seats[dealer].counts[last] else None
