@@ -1,16 +1,43 @@
 """The deal (发牌): the dealing helpers a family calls from its ``start`` hook.
 
-:func:`deal_tiles` is the deal of RULES §0.3 (in-play set, reserve, revealed bonus tiles, flowers, the start
-exchange). The shuffle and the dealer are :mod:`erma.game.start`'s.
+:func:`emit_deal` is every family's ``deal`` event; :func:`deal_tiles` is the deal of RULES §0.3 (in-play
+set, reserve, revealed bonus tiles, flowers, the start exchange). The shuffle and the dealer are
+:mod:`erma.game.start`'s.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from erma.game import flow
 from erma.game.flowers import replace_flower
 from erma.game.result import DrawSource
 from erma.game.state import GameState, Phase
 from erma.tiles import Tile, next_kind, tile_to_mpsz, to_mpsz
+
+
+def emit_deal(
+    state: GameState,
+    reserve: int,
+    revealed: Sequence[Tile],
+    bonus_kinds: Sequence[Tile],
+    extra: Mapping[str, Any] | None = None,
+) -> None:
+    """The public ``deal`` event (发牌): the dealer, the winds, the wall and reserve left, the revealed tiles
+    and the bonus kinds, then a family's ``extra`` facts."""
+    data: dict[str, Any] = {
+        "dealer": state.dealer,
+        "prevalent_wind": state.prevalent_wind,
+        "seat_winds": [state.seat_wind(0), state.seat_wind(1)],
+        "wall": state.wall_left,
+        "reserve": reserve,
+        "revealed": [tile_to_mpsz(t) for t in revealed],
+        "bonus_kinds": [tile_to_mpsz(t) for t in bonus_kinds],
+    }
+    if extra:
+        data.update(extra)
+    state.emit("deal", None, data)
 
 
 def deal_tiles(state: GameState) -> None:
@@ -54,19 +81,7 @@ def deal_tiles(state: GameState) -> None:
     state.reserve = reserve
     state.bonus_kinds = bonus
     state.revealed = revealed
-    state.emit(
-        "deal",
-        None,
-        {
-            "dealer": dealer,
-            "prevalent_wind": state.prevalent_wind,
-            "seat_winds": [state.seat_wind(0), state.seat_wind(1)],
-            "wall": state.wall_left,
-            "reserve": len(reserve),
-            "revealed": [tile_to_mpsz(t) for t in revealed],
-            "bonus_kinds": [tile_to_mpsz(t) for t in bonus],
-        },
-    )
+    emit_deal(state, len(reserve), revealed, bonus)
     seats = state.seats
     for s in order:
         for t in dealt[s]:
