@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from erma.game.family import family_for
+from erma.game.families import family_for
 from erma.rules import RuleSet, find_ruleset
 
 

@@ -167,8 +167,8 @@ def test_cli_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> 
 
 def test_shanten_is_the_familys() -> None:
     from erma.analysis import shapes
+    from erma.game.families import family_for
     from erma.game.families import wenzhou_wins as wz
-    from erma.game.family import family_for
     from erma.lab.balance import _shanten
 
     for preset in ("wenzhou2p", "cuopai789"):

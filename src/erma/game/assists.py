@@ -5,21 +5,39 @@
 - 搓牌, choosing the draw (``cuo_prob``),
 - 海底捞月, a blind pick from the reserve when the wall runs out (``haidi_mode``).
 
-Each draws its chances from the hand's generator in the order events happen.
+Each draws its chances from the hand's generator in the order events happen. An assist never drives the
+hand on: it says what comes next (:class:`Next`, or the tile a 搓牌 draws) and :mod:`erma.game.flow` does it.
 """
 
 from __future__ import annotations
 
-from erma.game import flow, settle
+import enum
+
+from erma.game import settle
+from erma.game.flowers import replace_flower, show_flower
 from erma.game.legal import cuo_kinds, find_win, pool, waits_of
 from erma.game.result import DrawSource
 from erma.game.state import GameState, Phase
 from erma.tiles import Tile, tile_to_mpsz, to_mpsz
 
+
+class Next(enum.Enum):
+    """What the flow does after an assist step (续行)."""
+
+    WAIT = "wait"
+    """Nothing: a seat is to decide, or the hand is over."""
+    DEALER_TURN = "dealer_turn"
+    """The start exchange is over: the dealer's first turn begins (no triplet offer)."""
+    TURN = "turn"
+    """The seat's turn goes on (a declared-ready hand plays itself)."""
+    DRAW = "draw"
+    """The seat draws from the head of the wall."""
+
+
 # ------------------------------------------------------------------------------ start exchange
 
 
-def exchange(state: GameState, seat: int) -> None:
+def exchange(state: GameState, seat: int) -> Next:
     """开始时换牌: give back the selected tiles for as many from random reserve positions."""
     me = state.seats[seat]
     chosen = sorted(me.selected)
@@ -39,18 +57,16 @@ def exchange(state: GameState, seat: int) -> None:
         state.counters["exchange"] += 1
     state.emit("exchange", seat, {"count": len(chosen)}, {"gave": to_mpsz(chosen), "got": to_mpsz(got)}, seat)
     for f in flowers:  # a flower from the reserve is shown and replaced from the tail (补花)
-        me.flowers.append(f)
-        state.emit("flower", seat, {"tile": tile_to_mpsz(f)})
-        state.counters["flower"] += 1
-        if not flow.replace_flower(state, seat):
-            return
+        show_flower(state, seat, f)
+        if not replace_flower(state, seat):
+            return Next.WAIT
     if seat == state.dealer and state.drawn is not None and not me.counts[state.drawn]:
         state.drawn = None
     state.exchange_order.pop(0)
     if state.exchange_order:
         state.actor = state.exchange_order[0]
-    else:
-        flow.enter_turn(state, state.dealer, after_draw=False)
+        return Next.WAIT
+    return Next.DEALER_TURN
 
 
 # ------------------------------------------------------------------------------ triplet offer
@@ -78,7 +94,7 @@ def offer_triplet(state: GameState, seat: int) -> bool:
     return True
 
 
-def accept_triplet(state: GameState, seat: int, given: tuple[Tile, ...]) -> None:
+def accept_triplet(state: GameState, seat: int, given: tuple[Tile, ...]) -> Next:
     """Take the offered triplet, giving three tiles back to where its copies were."""
     me = state.seats[seat]
     kind = state.offer
@@ -107,15 +123,15 @@ def accept_triplet(state: GameState, seat: int, given: tuple[Tile, ...]) -> None
         "triplet_accept", seat, {}, {"kind": tile_to_mpsz(kind), "gave": to_mpsz(given)}, seat, private=True
     )
     state.phase = Phase.TURN
-    flow.riichi_auto(state, seat)
+    return Next.TURN
 
 
-def decline_triplet(state: GameState, seat: int) -> None:
+def decline_triplet(state: GameState, seat: int) -> Next:
     """Decline the offer; the turn goes on."""
     state.emit("triplet_decline", seat, {}, private=True, secret_to=seat)
     state.offer = None
     state.phase = Phase.TURN
-    flow.riichi_auto(state, seat)
+    return Next.TURN
 
 
 # --------------------------------------------------------------------------------------- 搓牌
@@ -143,10 +159,10 @@ def offer_cuo(state: GameState, seat: int) -> bool:
     return True
 
 
-def take_cuo(state: GameState, seat: int, kind: Tile) -> None:
-    """Draw the chosen kind from the pool: the reserve's first copy (the wall's head tile takes its place),
+def take_cuo(state: GameState, seat: int, kind: Tile) -> tuple[Tile, bool]:
+    """Take the chosen kind from the pool: the reserve's first copy (the wall's head tile takes its place),
     else the hidden wall's copy nearest the head; with no copy in the pool, the head tile. The opponent sees
-    a 搓牌 draw either way."""
+    a 搓牌 draw either way. Returns the tile drawn and whether it is public (the flow draws it)."""
     state.counters["cuo"] += 1
     tile, public = kind, False
     if kind in state.reserve:
@@ -166,13 +182,13 @@ def take_cuo(state: GameState, seat: int, kind: Tile) -> None:
             del state.wall_public[j]
             state.tail -= 1
     state.emit("cuo", seat, {}, {"kind": tile_to_mpsz(kind)}, seat)
-    flow.after_draw(state, seat, tile, DrawSource.CUO, public)
+    return tile, public
 
 
-def decline_cuo(state: GameState, seat: int) -> None:
+def decline_cuo(state: GameState, seat: int) -> Next:
     """Draw normally instead."""
     state.emit("cuo_decline", seat, {}, private=True, secret_to=seat)
-    flow.draw_head(state, seat)
+    return Next.DRAW
 
 
 # ----------------------------------------------------------------------------------- 海底捞月

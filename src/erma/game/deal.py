@@ -1,98 +1,43 @@
-"""The deal (发牌): shuffle, choose the dealer, and hand the state to the family to start the hand.
+"""The deal (发牌): the dealing helpers a family calls from its ``start`` hook.
 
-A hand is ``(rules, seed, dealer, prevalent wind)`` plus the actions applied in order; everything random
-comes from one ``random.Random(seed)`` consumed in the order events happen (RULES.md §0.3).
-:func:`deal_tiles` is the deal of RULES §0.3 (in-play set, reserve, revealed bonus tiles, flowers, the start
-exchange), which a family calls from its ``start`` hook.
+:func:`emit_deal` is every family's ``deal`` event; :func:`deal_tiles` is the deal of RULES §0.3 (in-play
+set, reserve, revealed bonus tiles, flowers, the start exchange). The shuffle and the dealer are
+:mod:`erma.game.start`'s.
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from erma.errors import IllegalActionError
 from erma.game import flow
-from erma.game.family import family_for
+from erma.game.flowers import replace_flower
 from erma.game.result import DrawSource
-from erma.game.state import GameState, Phase, Seat
-from erma.rules import RuleSet
+from erma.game.state import GameState, Phase
 from erma.tiles import Tile, next_kind, tile_to_mpsz, to_mpsz
 
-COUNTERS = ("cuo", "triplet_offer", "triplet_accept", "exchange", "haidi", "flower")
-"""How often each random event happened in a hand (``GameState.counters``)."""
 
-
-def roll_dealer(rules: RuleSet, rng: random.Random) -> tuple[int, tuple[int, ...]]:
-    """The first dealer and the dice that chose it: by the rule set's dice (RULES §1.4, §2.2; each roll in
-    order, ``highest_roll`` rolls again on a tie) or a coin (``first_dealer=random``: no dice)."""
-    if rules.first_dealer == "random":
-        return rng.randrange(2), ()
-    if rules.dealer_dice == "sum_parity":
-        d = (rng.randint(1, 6), rng.randint(1, 6))
-        return (0 if sum(d) % 2 else 1), d
-    rolls: list[int] = []
-    while True:
-        a = (rng.randint(1, 6), rng.randint(1, 6))
-        b = (rng.randint(1, 6), rng.randint(1, 6))
-        rolls += [*a, *b]
-        if sum(a) != sum(b):
-            return (0 if sum(a) > sum(b) else 1), tuple(rolls)
-
-
-def new_hand(
-    rules: RuleSet,
-    seed: str,
-    dealer: int | None = None,
-    prevalent_wind: int | None = None,
-    deck: list[Tile] | None = None,
-    *,
-    streak: int = 0,
-) -> GameState:
-    """Shuffle and deal one hand. ``dealer=None`` chooses the dealer with the hand's generator first.
-
-    ``deck`` (tests and puzzles) replaces the shuffle with a given order of the rule set's full tile list;
-    the generator still drives every later random event. ``streak`` is the dealer's streak (a family may
-    set the base by it); a family with pre-deal choices (买底 / 顶底) deals after them.
-    """
-    family = family_for(rules)
-    rng = random.Random(seed)
-    dealer_drawn = dealer is None
-    dice: tuple[int, ...] = ()
-    if dealer is None:
-        dealer, dice = roll_dealer(rules, rng)
-    tiles = rules.tile_list()
-    if deck is not None:
-        if sorted(deck) != tiles:
-            raise IllegalActionError(
-                f"deck: not a permutation of the {rules.name} tile set "
-                f"({len(deck)} tiles, {len(tiles)} expected)"
-            )
-        tiles = list(deck)
-    else:
-        rng.shuffle(tiles)
-    state = GameState(
-        rules=rules,
-        family=family,
-        seed=seed,
-        deck=list(deck) if deck is not None else None,
-        dealer_drawn=dealer_drawn,
-        dealer_dice=dice,
-        rng=rng,
-        dealer=dealer,
-        prevalent_wind=rules.prevalent_wind if prevalent_wind is None else prevalent_wind,
-        seats=[Seat(), Seat()],
-        wall=tiles,
-        wall_public=[False] * len(tiles),
-        head=0,
-        tail=len(tiles),
-        reserve=[],
-        bonus_kinds=[],
-        revealed=[],
-        streak=streak,
-    )
-    state.counters = dict.fromkeys(COUNTERS, 0)
-    family.start(state)
-    return state
+def emit_deal(
+    state: GameState,
+    reserve: int,
+    revealed: Sequence[Tile],
+    bonus_kinds: Sequence[Tile],
+    extra: Mapping[str, Any] | None = None,
+) -> None:
+    """The public ``deal`` event (发牌): the dealer, the winds, the wall and reserve left, the revealed tiles
+    and the bonus kinds, then a family's ``extra`` facts."""
+    data: dict[str, Any] = {
+        "dealer": state.dealer,
+        "prevalent_wind": state.prevalent_wind,
+        "seat_winds": [state.seat_wind(0), state.seat_wind(1)],
+        "wall": state.wall_left,
+        "reserve": reserve,
+        "revealed": [tile_to_mpsz(t) for t in revealed],
+        "bonus_kinds": [tile_to_mpsz(t) for t in bonus_kinds],
+    }
+    if extra:
+        data.update(extra)
+    state.emit("deal", None, data)
 
 
 def deal_tiles(state: GameState) -> None:
@@ -136,19 +81,7 @@ def deal_tiles(state: GameState) -> None:
     state.reserve = reserve
     state.bonus_kinds = bonus
     state.revealed = revealed
-    state.emit(
-        "deal",
-        None,
-        {
-            "dealer": dealer,
-            "prevalent_wind": state.prevalent_wind,
-            "seat_winds": [state.seat_wind(0), state.seat_wind(1)],
-            "wall": state.wall_left,
-            "reserve": len(reserve),
-            "revealed": [tile_to_mpsz(t) for t in revealed],
-            "bonus_kinds": [tile_to_mpsz(t) for t in bonus],
-        },
-    )
+    emit_deal(state, len(reserve), revealed, bonus)
     seats = state.seats
     for s in order:
         for t in dealt[s]:
@@ -162,7 +95,7 @@ def deal_tiles(state: GameState) -> None:
         for f in list(seats[s].flowers):
             state.emit("flower", s, {"tile": tile_to_mpsz(f)})
             state.counters["flower"] += 1
-            if not flow.replace_flower(state, s):
+            if not replace_flower(state, s):
                 return
     last = dealt[dealer][-1]
     state.drawn = last if last < 34 and seats[dealer].counts[last] else None

@@ -2,8 +2,9 @@
 
 The engine core (deal, legal, flow, settle, assists, events) plays every family alike and asks the family
 through these hooks wherever the rules differ; it never names a family or probes a family's data. A family
-is one module under :mod:`erma.game.families` (registered there by the name a rule set's ``family`` option
-gives), plus presets in :mod:`erma.rules` and a fan table. docs/design.md shows how to add one.
+is one module under :mod:`erma.game.families` (registered there, in ``FAMILIES``, by the name a rule set's
+``family`` option gives; :func:`erma.game.families.family_for` looks it up), plus presets in :mod:`erma.rules`
+and a fan table. docs/design.md shows how to add one.
 """
 
 from __future__ import annotations
@@ -155,10 +156,3 @@ class Family(Protocol):
     def hint_worth(self, state: GameState, seat: int, tile: Tile, how: str) -> tuple[int, int] | None:
         """(points, multiplier) of a win on ``tile`` as the seat can know it (hidden tiles left out)."""
         ...
-
-
-def family_for(rules: RuleSet) -> Family:
-    """The family a rule set plays (its ``family`` option)."""
-    from erma.game.families import FAMILIES
-
-    return FAMILIES[rules.family]

@@ -15,6 +15,8 @@ from typing import Any
 from erma.errors import IllegalActionError
 from erma.game import assists, settle
 from erma.game.actions import WIN, Action, Kind
+from erma.game.assists import Next
+from erma.game.flowers import show_flower
 from erma.game.legal import find_win, legal_actions, self_win_tile, timeout_action
 from erma.game.result import DrawSource
 from erma.game.state import GameState, Phase
@@ -87,11 +89,12 @@ def do(state: GameState, seat: int, a: Action) -> None:
     elif k is Kind.SELECT:
         state.seats[seat].selected.append(a.tile)
     elif k is Kind.EXCHANGE:
-        assists.exchange(state, seat)
+        _follow(state, seat, assists.exchange(state, seat))
     elif k is Kind.ACCEPT:
-        assists.accept_triplet(state, seat, a.tiles)
+        _follow(state, seat, assists.accept_triplet(state, seat, a.tiles))
     elif k is Kind.CUO:
-        assists.take_cuo(state, seat, a.tile)
+        tile, public = assists.take_cuo(state, seat, a.tile)
+        after_draw(state, seat, tile, DrawSource.CUO, public)
     elif k is Kind.PICK:
         assists.haidi_pick(state, seat, a.index)
     elif k is Kind.ESCAPE:
@@ -153,9 +156,19 @@ def _pass(state: GameState, seat: int) -> None:
         state.pending_kong = None
         _complete_added_kong(state, owner, tile, kind)
     elif ph is Phase.TRIPLET:
-        assists.decline_triplet(state, seat)
+        _follow(state, seat, assists.decline_triplet(state, seat))
     elif ph is Phase.CUO:
-        assists.decline_cuo(state, seat)
+        _follow(state, seat, assists.decline_cuo(state, seat))
+
+
+def _follow(state: GameState, seat: int, step: Next) -> None:
+    """Take the step an assist left the hand at (only the flow drives the hand)."""
+    if step is Next.DEALER_TURN:
+        enter_turn(state, state.dealer, after_draw=False)
+    elif step is Next.TURN:
+        riichi_auto(state, seat)
+    elif step is Next.DRAW:
+        draw_head(state, seat)
 
 
 def normal_draw(state: GameState, seat: int) -> None:
@@ -190,9 +203,7 @@ def after_draw(state: GameState, seat: int, t: Tile, kind: DrawSource, public: b
     """A tile reaches ``seat``'s hand (flowers set aside and replaced); its turn begins."""
     me = state.seats[seat]
     while t >= 34:  # 补花: show the flower, draw a replacement from the tail
-        me.flowers.append(t)
-        state.emit("flower", seat, {"tile": tile_to_mpsz(t)})
-        state.counters["flower"] += 1
+        show_flower(state, seat, t)
         if state.wall_left == 0:
             settle.draw_end(state)
             return
@@ -323,22 +334,3 @@ def _declare_win(state: GameState, seat: int) -> None:
         state.pending_kong = None
     assert found is not None
     settle.finish_win(state, seat, tile, how, found)
-
-
-def replace_flower(state: GameState, seat: int) -> bool:
-    """补花 outside a turn (after the deal or an exchange): draw from the tail until a non-flower comes;
-    False (and a 流局) if the wall runs out first."""
-    while True:
-        if state.wall_left == 0:
-            settle.draw_end(state)
-            return False
-        state.tail -= 1
-        t = state.wall[state.tail]
-        if t >= 34:
-            state.seats[seat].flowers.append(t)
-            state.emit("flower", seat, {"tile": tile_to_mpsz(t)})
-            state.counters["flower"] += 1
-            continue
-        state.seats[seat].add(t)
-        state.emit("draw", seat, {"from": "tail"}, {"tile": tile_to_mpsz(t)}, seat)
-        return True

@@ -17,7 +17,7 @@ from typing import Any
 
 from erma.game.legal import legal_actions
 from erma.game.result import DrawSource
-from erma.game.seatview import visible_counts
+from erma.game.seen import visible_counts
 from erma.game.state import GameState, Phase
 from erma.tiles import Tile, tile_to_mpsz
 

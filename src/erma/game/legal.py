@@ -13,6 +13,7 @@ from erma.analysis.tables import INC
 from erma.errors import IllegalActionError
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.family import Win
+from erma.game.seen import visible_counts
 from erma.game.state import GameState, Phase
 from erma.hand import Meld
 from erma.tiles import Tile
@@ -171,8 +172,6 @@ def cuo_kinds(state: GameState, seat: int) -> list[Tile]:
     """搓牌: the kinds ``seat`` is offered — every kind of which it has not seen every copy. Its own view
     decides, so the offer shows nothing of the opponent's hand (the kinds present in the pool would); a kind
     with no copy left in the pool draws the head tile instead (docs/engine.md)."""
-    from erma.game.seatview import visible_counts
-
     seen = visible_counts(state, seat)
     copies = state.rules.copies
     return [t for t in state.rules.kinds if seen[t] < copies]

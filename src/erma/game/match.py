@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from erma.errors import IllegalActionError
-from erma.game.deal import new_hand
 from erma.game.record import to_record
 from erma.game.result import EndReason
+from erma.game.start import new_hand
 from erma.game.state import GameState, Phase
 from erma.rules import RuleSet
 

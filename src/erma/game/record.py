@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from erma.errors import ErmaError, InvalidRecordError
-from erma.game.deal import new_hand
 from erma.game.events import replay_events
 from erma.game.flow import apply
+from erma.game.start import new_hand
 from erma.game.state import GameState
 from erma.rules import find_ruleset
 from erma.tiles import Tile, parse_tile, tile_to_mpsz

@@ -17,6 +17,7 @@ from typing import Any
 from erma.game.actions import Action
 from erma.game.legal import cuo_kinds, legal_actions, offered_multiplier
 from erma.game.result import HandResult
+from erma.game.seen import visible_counts
 from erma.game.state import GameState, Phase
 from erma.hand import Meld
 from erma.rules import RuleSet
@@ -24,36 +25,6 @@ from erma.tiles import Tile, tile_to_mpsz, to_mpsz
 
 HIDDEN_PHASES = frozenset({Phase.CLAIM, Phase.ROB, Phase.CUO, Phase.TRIPLET})
 """Decisions only the deciding seat learns it has: the other seat sees the decider's turn instead."""
-
-
-def visible_counts(state: GameState, seat: int) -> list[int]:
-    """Copies of each kind (0–41) ``seat`` can see: its own tiles and sets, both rivers, the opponent's open
-    sets (a concealed kong's kind stays hidden), the revealed tiles."""
-    me = state.seats[seat]
-    seen = list(me.counts) + [0] * 8
-    for s in state.seats:
-        for t in s.discards:
-            seen[t] += 1
-    kind = state.family.meld_tiles
-    for i, s in enumerate(state.seats):
-        for m in s.melds:
-            if i == seat or not m.is_concealed:
-                for t in kind(state, m):
-                    seen[t] += 1
-    for t in state.revealed:
-        seen[t] += 1
-    return seen
-
-
-def table_copies(state: GameState, tile: Tile) -> int:
-    """Copies of a kind on the table: in both rivers and in declared sets, concealed kongs included (the
-    count 和绝张 reads)."""
-    n = 0
-    for s in state.seats:
-        n += s.discards.count(tile)
-        for m in s.melds:
-            n += m.tiles.count(tile)
-    return n
 
 
 @dataclass(frozen=True, slots=True)

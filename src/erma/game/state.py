@@ -138,7 +138,7 @@ class GameState:
 
     rules: RuleSet
     family: Family
-    """The rule family's hooks (:func:`erma.game.family.family_for` of ``rules``)."""
+    """The rule family's hooks (:func:`erma.game.families.family_for` of ``rules``)."""
     seed: str
     rng: random.Random
     dealer: int

@@ -12,7 +12,7 @@ from typing import Any
 
 from erma.analysis import shapes
 from erma.game.result import DrawSource
-from erma.game.seatview import table_copies
+from erma.game.seen import table_copies
 from erma.game.state import GameState
 from erma.rules import RuleSet
 from erma.scoring import WinContext, plan_for, score

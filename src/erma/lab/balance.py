@@ -25,7 +25,7 @@ from erma.analysis import shapes
 from erma.bots import make_bot
 from erma.errors import RuleSetError
 from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
-from erma.game.family import family_for
+from erma.game.engine import family_for
 from erma.game.state import GameState
 from erma.lab.runner import Progress, run_walls
 from erma.lab.selfplay import Outcome, bot_seed, hand_seed, outcome

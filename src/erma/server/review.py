@@ -12,7 +12,7 @@ from typing import Any
 
 from erma.errors import ErmaError, InvalidRecordError
 from erma.game import apply, events_for, new_hand
-from erma.game.family import family_for
+from erma.game.engine import family_for
 from erma.game.record import upgrade
 from erma.game.view import view_for
 from erma.rules import find_ruleset

@@ -9,8 +9,15 @@ from __future__ import annotations
 from erma.game.families.standard import Standard
 from erma.game.families.wenzhou import Wenzhou
 from erma.game.family import Family
+from erma.rules import RuleSet
 
 FAMILIES: dict[str, Family] = {"standard": Standard(), "wenzhou": Wenzhou()}
 """Every family the engine plays, by name."""
 
-__all__ = ["FAMILIES"]
+
+def family_for(rules: RuleSet) -> Family:
+    """The family a rule set plays (its ``family`` option)."""
+    return FAMILIES[rules.family]
+
+
+__all__ = ["FAMILIES", "family_for"]

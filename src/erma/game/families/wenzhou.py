@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from erma.analysis.tables import INC
-from erma.game import flow
+from erma.game import deal, flow
 from erma.game.actions import WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
 from erma.game.family import Win
@@ -110,17 +110,12 @@ class Wenzhou:
         state.head = 0
         state.tail = len(state.wall)
         state.reserve_left = rules.reserve_tiles
-        state.emit(
-            "deal",
-            None,
+        deal.emit_deal(
+            state,
+            0,
+            [flipped],
+            [],
             {
-                "dealer": dealer,
-                "prevalent_wind": state.prevalent_wind,
-                "seat_winds": [state.seat_wind(0), state.seat_wind(1)],
-                "wall": state.wall_left,
-                "reserve": 0,
-                "revealed": [tile_to_mpsz(flipped)],
-                "bonus_kinds": [],
                 "dice": [d1, d2],
                 "flipped": tile_to_mpsz(flipped),
                 "caishen": tile_to_mpsz(cs),
