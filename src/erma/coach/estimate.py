@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
-from erma.bots.expert import RON_SHARE, Estimator, ExpertBot, Settings, claimed_hand
+from erma.bots.claimed import claimed_hand
+from erma.bots.expert import RON_SHARE, Estimator, ExpertBot, Settings
 from erma.bots.greedy import exchange_step
 from erma.bots.stakes import DEALER_WINS, DINGDI_LIKELY, OTHER_WINS
 from erma.game.actions import Action, Kind
