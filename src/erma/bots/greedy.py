@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
+from erma.bots.claimed import claimed_key
 from erma.bots.stakes import Stakes, stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
@@ -375,18 +376,10 @@ class GreedyBot:
         now = _sh(view, view.key, view.size)
         best: tuple[int, Action] | None = None
         for a in legal:
-            if a.kind is Kind.PUNG:
-                k, n = view.key - INC[t] * 2, view.size - 2
-            elif a.kind is Kind.KONG:
-                k, n = view.key - INC[t] * 3, view.size - 3
-            elif a.kind is Kind.CHOW:
-                k, n = view.key, view.size
-                for x in (a.tile, a.tile + 1, a.tile + 2):
-                    if x != t:
-                        k -= INC[x]
-                        n -= 1
-            else:
+            claimed = claimed_key(view, a, t)
+            if claimed is None:
                 continue
+            k, n = claimed
             # after a pung or chow the hand has 3k+2 tiles (the formula is the best discard's shanten);
             # after a kong 3k+1 tiles that need one set less, before the replacement draw
             after = _sh(view, k, n, melded=True)

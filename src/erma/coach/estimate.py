@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
-from erma.bots.claimed import claimed_hand
+from erma.bots.claimed import claimed_hand, claimed_key
 from erma.bots.expert import RON_SHARE, Estimator, ExpertBot, Settings
 from erma.bots.greedy import exchange_step
 from erma.bots.stakes import DEALER_WINS, DINGDI_LIKELY, OTHER_WINS
@@ -402,15 +402,10 @@ def useful_after(view: BotView, est: ReviewEstimator, a: Action) -> int:
     if k is Kind.DISCARD:
         p = view.play(a.tile)
         key, n, j = (key, n - 1, j - 1) if p < 0 else (key - INC[p], n - 1, j)
-    elif k is Kind.PUNG and view.last_discard is not None:
-        key, n = key - 2 * INC[view.play(view.last_discard)], n - 2
-    elif k is Kind.CHOW and view.last_discard is not None:
-        p = view.play(view.last_discard)
-        for x in (a.tile, a.tile + 1, a.tile + 2):
-            if x != p:
-                key, n = key - INC[x], n - 1
-    elif k is Kind.KONG and view.last_discard is not None:
-        key, n = key - 3 * INC[view.play(view.last_discard)], n - 3
+    elif k in (Kind.PUNG, Kind.CHOW, Kind.KONG) and view.last_discard is not None:
+        claimed = claimed_key(view, a, view.play(view.last_discard))
+        assert claimed is not None
+        key, n = claimed
     elif k is Kind.CONCEALED_KONG:
         p = view.play(a.tile)
         held = view.counts[p] if p >= 0 else 0
