@@ -20,6 +20,7 @@ from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.claimed import claimed_hand, claimed_key
 from erma.bots.expert import RON_SHARE, Estimator, ExpertBot, Settings
+from erma.bots.expert.policy import discard_turns, offer_turns
 from erma.bots.greedy import exchange_step
 from erma.bots.stakes import DEALER_WINS, DINGDI_LIKELY, OTHER_WINS
 from erma.game.actions import Action, Kind
@@ -133,16 +134,6 @@ def hand_value(est: ReviewEstimator, key: int, n: int, jokers: int, turns: int) 
             a, _ = est.race(key - INC[d], n - 1, jokers, est.melds, turns)
             best = max(best, a[turns])
     return best
-
-
-def discard_turns(view: BotView) -> int:
-    """Own draws left after a discard now (the expert's count)."""
-    return max(0, view.draws_left // 2)
-
-
-def offer_turns(view: BotView) -> int:
-    """Own draws left for a hand about to be played on (offers, the exchange)."""
-    return max(1, (view.draws_left + 1) // 2)
 
 
 def _win_now(view: BotView, est: ReviewEstimator) -> float:

@@ -35,6 +35,16 @@ from erma.hand import Meld, MeldKind
 KONG_KINDS = (Kind.CONCEALED_KONG, Kind.ADDED_KONG, Kind.EXTEND_KONG)
 
 
+def discard_turns(view: BotView) -> int:
+    """Own draws left after a discard now."""
+    return max(0, view.draws_left // 2)
+
+
+def offer_turns(view: BotView) -> int:
+    """Own draws left for a hand about to be played on (the triplet offer)."""
+    return max(1, (view.draws_left + 1) // 2)
+
+
 class ExpertBot:
     """高手: the estimate of :class:`Estimator` for every kind of choice (``level5`` and ``expert``)."""
 
@@ -115,14 +125,11 @@ class ExpertBot:
         scored = self._discard_values(view, est, [a for a, x in shantens.items() if x == best_s])
         return self._pick(view, scored)
 
-    def _turns_after_discard(self, view: BotView) -> int:
-        return max(0, view.draws_left // 2)
-
     def _discard_values(
         self, view: BotView, est: Estimator, discards: list[Action]
     ) -> list[tuple[float, Action]]:
         """Each discard's estimate: (1 − deal-in) × the hand's value after it − deal-in × the cost."""
-        turns = self._turns_after_discard(view)
+        turns = discard_turns(view)
         danger = est.danger() if self.settings.defense else None
         key, n, jokers = view.key, view.size, view.jokers
         shantens = {}
@@ -169,7 +176,7 @@ class ExpertBot:
         if not discards:
             return kongs[0] if kongs else legal[0]
         scored = self._discard_values(view, est, discards)
-        turns = self._turns_after_discard(view)
+        turns = discard_turns(view)
         for a in kongs:
             scored.append((self._kong_value(view, est, a, turns), a))
         return self._pick(view, scored)
@@ -274,7 +281,7 @@ class ExpertBot:
         kind = view.offer
         if kind is None:
             return PASS
-        turns = max(1, (view.draws_left + 1) // 2)
+        turns = offer_turns(view)
         cheap = Estimator(view, Settings(depth=1, value=False, defense=False, samples=0))
         scored: list[tuple[float, Action]] = [
             (self._hand_value(cheap, view.key, view.size, view.jokers, turns), PASS)
