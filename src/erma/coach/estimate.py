@@ -15,13 +15,12 @@ import dataclasses
 import functools
 from collections.abc import Sequence
 
-from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.claimed import claimed_hand, claimed_key
 from erma.bots.expert import RON_SHARE, Estimator, ExpertBot, Settings
 from erma.bots.expert.policy import discard_turns, offer_turns
-from erma.bots.greedy import exchange_step
+from erma.bots.greedy import exchange_step, wz_shanten
 from erma.bots.stakes import DEALER_WINS, DINGDI_LIKELY, OTHER_WINS
 from erma.game.actions import Action, Kind
 from erma.game.state import Phase
@@ -30,12 +29,8 @@ from erma.hand import Meld
 
 @functools.lru_cache(maxsize=1 << 18)
 def _wz_shanten(key: int, n: int, jokers: int, concealed: bool, four_as_two: bool) -> int:
-    """温州 shanten (greedy's ``_wz_shanten``: regular shape with 财神 as jokers, or 八对 while no set is
-    declared), cached: a pure function of the shape."""
-    v = shapes.regular(key, n, jokers)
-    if concealed and n in (16, 17):
-        v = min(v, shapes.eight_pairs(key, n, jokers, four_as_two))
-    return v
+    """温州 shanten (:func:`erma.bots.greedy.wz_shanten`), cached: a pure function of the shape."""
+    return wz_shanten(key, n, jokers, concealed, four_as_two)
 
 
 FULL = Settings(base=False, depth=2, locked_ron=RON_SHARE, widen=False)
