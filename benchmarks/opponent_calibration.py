@@ -37,7 +37,8 @@ import dataclasses
 from collections.abc import Sequence
 
 from erma.bots import make_bot
-from erma.bots.expert import RON_SHARE, _shanten, _winners
+from erma.bots.expert import RON_SHARE
+from erma.bots.expert.cached import shanten, winners
 from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.actions import Kind
 from erma.game.seatview import SeatView
@@ -107,14 +108,14 @@ def play(config: Config, walls: Sequence[int]) -> list[dict[tuple[str, ...], flo
 
 def _ron(state: GameState, v: SeatView, tile: int, tally: dict[tuple[str, ...], float]) -> None:
     """The opponent discards ``tile``; ``v`` is A's view (before the discard)."""
-    if v.size % 3 != 1 or _shanten(v.key, v.size) != 0:
+    if v.size % 3 != 1 or shanten(v.key, v.size) != 0:
         return
     unseen = [v.unseen(t) for t in range(34)]
     total = sum(unseen[t] for t in v.kinds)
     me = v.seat
     lock = "mine" if v.riichi[me] else "dama"
     live = state.wall[state.head : state.tail]
-    for t in _winners(v.key, v.size, v.kinds):
+    for t in winners(v.key, v.size, v.kinds):
         if not unseen[t] or not total:
             continue
         cls = tile_class(t)

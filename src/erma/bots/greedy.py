@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
+from erma.bots.claimed import claimed_key
 from erma.bots.stakes import Stakes, stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
@@ -36,11 +37,12 @@ def _shanten(key: int, n: int) -> int:
     return shapes.overall(key, n)
 
 
-def _wz_shanten(view: BotView, key: int, n: int, jokers: int, concealed: bool) -> int:
-    """温州: regular shape with 财神 as jokers, or 八对 while no set is declared."""
+def wz_shanten(key: int, n: int, jokers: int, concealed: bool, four_as_two: bool) -> int:
+    """温州 shanten: regular shape with 财神 as jokers, or 八对 while no set is declared (``concealed``;
+    ``four_as_two``: four of a kind counts as two pairs)."""
     v = shapes.regular(key, n, jokers)
     if concealed and n in (16, 17):
-        v = min(v, shapes.eight_pairs(key, n, jokers, view.four_as_two))
+        v = min(v, shapes.eight_pairs(key, n, jokers, four_as_two))
     return v
 
 
@@ -49,7 +51,7 @@ def _sh(view: BotView, key: int, n: int, jokers: int | None = None, melded: bool
     if view.caishen is None:
         return shapes.overall(key, n)
     j = view.jokers if jokers is None else jokers
-    return _wz_shanten(view, key, n, j, not view.melds and not melded)
+    return wz_shanten(key, n, j, not view.melds and not melded, view.four_as_two)
 
 
 def _minus(view: BotView, key: int, tile: int) -> tuple[int, int]:
@@ -83,9 +85,9 @@ def _wz_ukeire(view: BotView, key: int, n: int, s: int) -> int:
         if not left:
             continue
         if p == wz.JOKER:
-            if _wz_shanten(view, key, n + 1, view.jokers + 1, concealed) < s:
+            if wz_shanten(key, n + 1, view.jokers + 1, concealed, view.four_as_two) < s:
                 total += 2 * left  # a 财神 is worth more than the tile it stands for
-        elif _wz_shanten(view, key + INC[p], n + 1, view.jokers, concealed) < s:
+        elif wz_shanten(key + INC[p], n + 1, view.jokers, concealed, view.four_as_two) < s:
             total += left
     return total
 
@@ -375,18 +377,10 @@ class GreedyBot:
         now = _sh(view, view.key, view.size)
         best: tuple[int, Action] | None = None
         for a in legal:
-            if a.kind is Kind.PUNG:
-                k, n = view.key - INC[t] * 2, view.size - 2
-            elif a.kind is Kind.KONG:
-                k, n = view.key - INC[t] * 3, view.size - 3
-            elif a.kind is Kind.CHOW:
-                k, n = view.key, view.size
-                for x in (a.tile, a.tile + 1, a.tile + 2):
-                    if x != t:
-                        k -= INC[x]
-                        n -= 1
-            else:
+            claimed = claimed_key(view, a, t)
+            if claimed is None:
                 continue
+            k, n = claimed
             # after a pung or chow the hand has 3k+2 tiles (the formula is the best discard's shanten);
             # after a kong 3k+1 tiles that need one set less, before the replacement draw
             after = _sh(view, k, n, melded=True)

@@ -15,11 +15,12 @@ import dataclasses
 import functools
 from collections.abc import Sequence
 
-from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
-from erma.bots.expert import RON_SHARE, Estimator, ExpertBot, Settings, claimed_hand
-from erma.bots.greedy import exchange_step
+from erma.bots.claimed import claimed_hand, claimed_key
+from erma.bots.expert import RON_SHARE, Estimator, ExpertBot, Settings
+from erma.bots.expert.policy import discard_turns, offer_turns
+from erma.bots.greedy import exchange_step, wz_shanten
 from erma.bots.stakes import DEALER_WINS, DINGDI_LIKELY, OTHER_WINS
 from erma.game.actions import Action, Kind
 from erma.game.state import Phase
@@ -28,12 +29,8 @@ from erma.hand import Meld
 
 @functools.lru_cache(maxsize=1 << 18)
 def _wz_shanten(key: int, n: int, jokers: int, concealed: bool, four_as_two: bool) -> int:
-    """温州 shanten (greedy's ``_wz_shanten``: regular shape with 财神 as jokers, or 八对 while no set is
-    declared), cached: a pure function of the shape."""
-    v = shapes.regular(key, n, jokers)
-    if concealed and n in (16, 17):
-        v = min(v, shapes.eight_pairs(key, n, jokers, four_as_two))
-    return v
+    """温州 shanten (:func:`erma.bots.greedy.wz_shanten`), cached: a pure function of the shape."""
+    return wz_shanten(key, n, jokers, concealed, four_as_two)
 
 
 FULL = Settings(base=False, depth=2, locked_ron=RON_SHARE, widen=False)
@@ -132,16 +129,6 @@ def hand_value(est: ReviewEstimator, key: int, n: int, jokers: int, turns: int) 
             a, _ = est.race(key - INC[d], n - 1, jokers, est.melds, turns)
             best = max(best, a[turns])
     return best
-
-
-def discard_turns(view: BotView) -> int:
-    """Own draws left after a discard now (the expert's count)."""
-    return max(0, view.draws_left // 2)
-
-
-def offer_turns(view: BotView) -> int:
-    """Own draws left for a hand about to be played on (offers, the exchange)."""
-    return max(1, (view.draws_left + 1) // 2)
 
 
 def _win_now(view: BotView, est: ReviewEstimator) -> float:
@@ -401,15 +388,10 @@ def useful_after(view: BotView, est: ReviewEstimator, a: Action) -> int:
     if k is Kind.DISCARD:
         p = view.play(a.tile)
         key, n, j = (key, n - 1, j - 1) if p < 0 else (key - INC[p], n - 1, j)
-    elif k is Kind.PUNG and view.last_discard is not None:
-        key, n = key - 2 * INC[view.play(view.last_discard)], n - 2
-    elif k is Kind.CHOW and view.last_discard is not None:
-        p = view.play(view.last_discard)
-        for x in (a.tile, a.tile + 1, a.tile + 2):
-            if x != p:
-                key, n = key - INC[x], n - 1
-    elif k is Kind.KONG and view.last_discard is not None:
-        key, n = key - 3 * INC[view.play(view.last_discard)], n - 3
+    elif k in (Kind.PUNG, Kind.CHOW, Kind.KONG) and view.last_discard is not None:
+        claimed = claimed_key(view, a, view.play(view.last_discard))
+        assert claimed is not None
+        key, n = claimed
     elif k is Kind.CONCEALED_KONG:
         p = view.play(a.tile)
         held = view.counts[p] if p >= 0 else 0

@@ -1,0 +1,84 @@
+"""The expert's settings (高手的设定): what a level considers and how far it looks, and the constants they
+default to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from erma.game.state import Phase
+
+RIICHI_MARGIN = {"cuopai13": 1.0}
+"""The 报听 margin (``Settings.riichi_margin``) by fan table where the lock costs more than the default:
+cuopai789's small table (measured on seed t5: level5 vs the level4 of then, ``greedy-maidi``, +0.33 with
+1.0, +0.23 with 0.25)."""
+WZ_DEPTH = 2
+"""温州: the deepest lookahead (16–17 tiles with 财神 as jokers: two draws ahead is too slow to play)."""
+TYPICAL_SLOPE = 0.75
+"""A hand two or more from ready, rates only: each level above ready has (1 + this × level) times a ready
+hand's wait of two kinds in useful tiles."""
+TYPICAL_VALUE = 0.65
+"""… and its win is worth this share of the mean win. Both fitted on 2026-12-02 (benchmarks/typical_rates.py)
+to the exact lookahead to ready (scored waits) over the hands two and three from ready of level5-vs-greedy
+play: the figures of before (1.5 and the whole mean) valued those hands about 5 points too high in classic64
+and wushuang128 (0.46 in cuopai789), which made a claim that brings the hand to one from ready (valued
+exactly) look worse than passing (valued by rates)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What a level considers and how far it looks (never what it sees)."""
+
+    depth: int = 3
+    """Hands fewer than this many from ready look a draw ahead, down to scored waits (exact expectimax); the
+    rest use rates. 3 (the default since 2026-12-02, level5): one and two from ready; 2: one from ready (the
+    review's estimate, docs/review.md); 1: rates only. 温州 stops at :data:`WZ_DEPTH`."""
+    value: bool = True
+    """Score the waits of ready hands with the fan table (False: every win worth the mean)."""
+    defense: bool = True
+    """Weigh each discard's chance of dealing in."""
+    samples: int = 0
+    """Imagined completions scored per hand two or more from ready (0: every such win worth the mean)."""
+    riichi_margin: float = 0.25
+    """报听 locks the hand: declared only when its estimate beats playing on by this share (the lock's cost,
+    which the race does not see: a hand that plays on may still widen or improve its wait)."""
+    base: bool = True
+    """Greedy's efficiency as the base (level5): discards by shanten then unseen useful tiles, greedy's
+    claims, kongs, offers and 温州 win-or-wait; the estimate decides only the discard of a hand that is
+    ready after it (scored waits, dealing in) and every discard once the opponent has declared 报听."""
+    riichi: bool = True
+    """With ``base``: may declare 报听 (when the estimate with the margin says so)."""
+    greedy_riichi: bool = False
+    """With ``base``: 报听 as greedy declares it (ready with two or more unseen winning tiles)."""
+    ahead: int = 2
+    """With ``base``: the estimate also picks among the discards that leave the hand at most this many from
+    ready (0: only ready ones). 1 until 2026-12-02; 2 once the typical rates were fitted (classic64, against
+    the level5 of 1: +0.66 and +0.43 a hand on the tuning seeds ``u9`` / ``u10``, 3,000 walls each)."""
+    wz_claims: bool = False
+    """With ``base`` and :attr:`own` holding claims, 温州: the estimate decides claims too (off: greedy's,
+    whose claims measured better there, docs/bots.md)."""
+    wz_ready: bool = False
+    """With ``base``, 温州: the estimate also ranks the discards that leave the hand ready."""
+    guard: float = 2.0
+    """With ``base``: once the opponent is ready with this chance (:func:`~erma.bots.priors.ready_chance`;
+    above 1: never before its 报听), the estimate (with dealing in) ranks every lowest-shanten discard."""
+    own: frozenset[Phase] = frozenset({Phase.TRIPLET, Phase.CLAIM})
+    """With ``base``: the phases besides the turn decided by the estimate: the triplet offer, and since
+    2026-12-02 claims (with ``depth = 3``: the claims that leave the hand two from ready are valued by the
+    lookahead, not by rates)."""
+    typical_slope: float = TYPICAL_SLOPE
+    """Rates only: the useful tiles of each level above ready (:data:`TYPICAL_SLOPE`)."""
+    typical_value: float = TYPICAL_VALUE
+    """Rates only: the share of the mean win (:data:`TYPICAL_VALUE`)."""
+    locked_ron: float = 1.0
+    """Once the opponent has declared 报听, the share of a random tile's chance that its discard is one we
+    wait on, in place of :data:`~erma.bots.expert.opponent.RON_SHARE`: a locked hand discards what it draws,
+    it keeps nothing."""
+    widen: bool = True
+    """A discard that leaves the hand one from ready is valued with the draws that widen it without bringing
+    it closer (改良, :meth:`~erma.bots.expert.estimate.Estimator.widenings`), not only those that make it
+    ready (since 2026-12-02: classic64, against the level5 without it, +1.51 and +0.48 a hand on the tuning
+    seeds ``u15`` / ``u16``, 3,000 walls each)."""
+    declare_ahead: bool = True
+    """Where 报听 is allowed: a hand that gets ready later (one draw ahead, or by a claim) may declare then,
+    so its ready hands are worth the better of playing on and declaring (less the 报听 margin), not only the
+    first (which undervalued open hands: their waits often reach the minimum fan only with 报听's fans)."""
