@@ -288,9 +288,11 @@ def test_review_from_the_history_on_a_phone_in_english(
 def test_every_decision_kind_and_tag_is_worded_in_both_languages() -> None:
     from erma.coach import DecisionKind, Tag
 
-    text = (Path(__file__).parents[2] / "src" / "erma" / "web" / "i18n.js").read_text(encoding="utf-8")
-    for key in [f"kind_{k.value}" for k in DecisionKind] + [f"tag_{t.value}" for t in Tag]:
-        assert text.count(f"\n    {key}: ") == 2, f"{key} is not in both languages of i18n.js"
+    langs = Path(__file__).parents[2] / "src" / "erma" / "web" / "lang"
+    for lang in ("zh", "en"):
+        text = (langs / f"{lang}.js").read_text(encoding="utf-8")
+        for key in [f"kind_{k.value}" for k in DecisionKind] + [f"tag_{t.value}" for t in Tag]:
+            assert text.count(f"\n  {key}: ") == 1, f"{key} is not in lang/{lang}.js"
 
 
 @pytest.mark.parametrize(

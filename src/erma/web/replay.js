@@ -5,13 +5,7 @@
 import { pick, playerName, t, tileName } from "./i18n.js";
 import { renderTable } from "./table.js";
 import { parseTiles } from "./tiles.js";
-
-function el(tag, cls = "", text = "") {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== "") e.textContent = text;
-  return e;
-}
+import { el } from "./ui.js";
 
 /** The table of a stored hand at one step, read-only (a replay's, a review's): the players as the record names
  *  them (a bot's name in the current language; the table words an unnamed own seat). */

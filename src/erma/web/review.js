@@ -7,21 +7,7 @@ import { ApiError, call } from "./api.js";
 import { pick, t } from "./i18n.js";
 import { recordTable } from "./replay.js";
 import { parseTiles, tileImg } from "./tiles.js";
-
-function el(tag, cls = "", text = "") {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== "") e.textContent = text;
-  return e;
-}
-
-function button(label, cls, onClick, testid) {
-  const b = el("button", `btn ${cls}`.trim(), label);
-  b.type = "button";
-  if (testid) b.dataset.testid = testid;
-  b.addEventListener("click", onClick);
-  return b;
-}
+import { btn, el } from "./ui.js";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -193,7 +179,7 @@ function questionEl(d, R, ui) {
   }
   box.appendChild(choices);
   box.appendChild(
-    button(t("review_reveal"), "ghost small", () => {
+    btn(t("review_reveal"), "ghost small", () => {
       R.guess[R.idx] = "";
       ui.rerender();
     }, "review-reveal"),
@@ -294,7 +280,7 @@ export function renderReview(R, ui) {
   const roomName = d0.room && (d0.room.name_zh || d0.room.name_en) ? pick(d0.room) : t(`rules_${d0.rules}`);
   head.appendChild(el("h2", "", t("review_title", { room: roomName })));
   const right = el("span", "replay-right");
-  right.appendChild(button(t("close"), "ghost", ui.close, "review-close"));
+  right.appendChild(btn(t("close"), "ghost", ui.close, "review-close"));
   head.appendChild(right);
   root.appendChild(head);
   root.appendChild(summaryEl(seatSummary(rv, me)));
@@ -321,17 +307,17 @@ export function renderReview(R, ui) {
     ui.rerender();
   };
   const nav = el("div", "row review-nav");
-  const pm = button(`⟨ ${t("review_prev_mistake")}`, "small mistake-nav", () => go(prevMistake), "review-prev-mistake");
+  const pm = btn(`⟨ ${t("review_prev_mistake")}`, "small mistake-nav", () => go(prevMistake), "review-prev-mistake");
   pm.disabled = prevMistake === undefined;
-  const pv = button("‹", "small", () => go(R.idx > 0 ? R.idx - 1 : undefined), "review-prev");
+  const pv = btn("‹", "small", () => go(R.idx > 0 ? R.idx - 1 : undefined), "review-prev");
   pv.setAttribute("aria-label", t("prev"));
   pv.disabled = R.idx === 0;
   const count = el("span", "count", t("review_decision", { n: R.idx + 1, m: decisions.length }));
   count.dataset.testid = "review-count";
-  const nx = button("›", "small", () => go(R.idx < decisions.length - 1 ? R.idx + 1 : undefined), "review-next");
+  const nx = btn("›", "small", () => go(R.idx < decisions.length - 1 ? R.idx + 1 : undefined), "review-next");
   nx.setAttribute("aria-label", t("next"));
   nx.disabled = R.idx >= decisions.length - 1;
-  const nm = button(`${t("review_next_mistake")} ⟩`, "small mistake-nav", () => go(nextMistake), "review-next-mistake");
+  const nm = btn(`${t("review_next_mistake")} ⟩`, "small mistake-nav", () => go(nextMistake), "review-next-mistake");
   nm.disabled = nextMistake === undefined;
   const steps = el("span", "steps");
   steps.append(pv, count, nx);
@@ -363,6 +349,6 @@ export function renderReviewLoading(ui) {
   root.dataset.testid = "review-loading";
   root.appendChild(el("div", "spinner"));
   root.appendChild(el("p", "muted", t("review_loading")));
-  root.appendChild(button(t("close"), "ghost", ui.close, "review-close"));
+  root.appendChild(btn(t("close"), "ghost", ui.close, "review-close"));
   return root;
 }

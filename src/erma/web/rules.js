@@ -3,13 +3,7 @@
 
 import { pick, t } from "./i18n.js";
 import { tileRow } from "./tiles.js";
-
-function el(tag, cls = "", text = "") {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== "") e.textContent = text;
-  return e;
-}
+import { el } from "./ui.js";
 
 /** The page for preset `name`; `info` is the endpoint's answer (null while loading). */
 export function renderRules(name, info, ui) {

@@ -1,0 +1,72 @@
+// Going from screen to screen: the lobby, a hand's replay and review (loaded first), a rules page.
+
+import { refreshMe } from "./account.js";
+import { api } from "./api.js";
+import { errorText } from "./i18n.js";
+import { loadReview } from "./review.js";
+import { render, rulesInfo, S } from "./state.js";
+import { toast } from "./ui.js";
+
+export function toLobby() {
+  S.screen = "lobby";
+  S.view = null;
+  S.end = null;
+  if (S.match?.over) S.match = null;
+  render();
+  refreshMe().then(() => S.screen === "lobby" && render());
+}
+
+export async function openReplay(id) {
+  try {
+    const data = await api.replay(id); // the hand re-played by the server's engine, one seat view per step
+    S.replay = { data, step: 0, timer: null, speed: 1, back: S.screen, shown: null };
+    S.screen = "replay";
+    render();
+  } catch (err) {
+    toast(errorText(err.code, err.message));
+  }
+}
+
+export function closeReplay() {
+  const back = S.replay?.back;
+  S.replay = null;
+  if (back === "settle" && S.end) {
+    S.screen = "settle";
+    render();
+  } else toLobby();
+}
+
+export async function openReview(id) {
+  const back = S.screen;
+  const mine = { loading: true, back };
+  S.review = mine;
+  S.screen = "review";
+  render();
+  try {
+    const data = await loadReview(id);
+    if (S.review !== mine) return; // closed meanwhile
+    S.review = { ...data, back };
+    render();
+  } catch (err) {
+    if (S.review !== mine) return;
+    toast(errorText(err.code, err.message));
+    closeReview();
+  }
+}
+
+export function closeReview() {
+  const back = S.review?.back;
+  S.review = null;
+  if (back === "settle" && S.end) {
+    S.screen = "settle";
+    render();
+  } else toLobby();
+}
+
+export async function openRules(name) {
+  S.rulesPage = name;
+  S.screen = "rules";
+  render();
+  await rulesInfo(name);
+  render();
+}

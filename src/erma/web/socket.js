@@ -1,0 +1,32 @@
+// The game socket (net.js) of this page, its status line, and the seed share sent with each "next".
+
+import { t } from "./i18n.js";
+import { Net } from "./net.js";
+import { $ } from "./ui.js";
+
+let handler = null;
+
+/** The socket; every server message goes to the handler given to onServerMessage (messages.js's, by app.js). */
+export const net = new Net((msg) => handler(msg), (status) => {
+  const s = $("#status");
+  if (status === "open") s.hidden = true;
+  else {
+    s.hidden = false;
+    s.textContent = status === "replaced" ? t("replaced") : t("reconnecting");
+  }
+});
+
+export function onServerMessage(onMessage) {
+  handler = onMessage;
+}
+
+/** 32 random bytes as 64 hex digits: this seat's share of the next hand's seed (docs/protocol.md). */
+function entropy() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Ready for the next hand of `match`, with this seat's share of its seed (the server committed to its own). */
+export function sendNext(match) {
+  net.send({ type: "next", match, entropy: entropy() });
+}

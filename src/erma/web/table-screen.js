@@ -1,0 +1,105 @@
+// The table screen's glue: table.js draws it from the view; here are its handlers, the 记牌器's data and
+// the tools beside 托管.
+
+import { t } from "./i18n.js";
+import { act } from "./moves.js";
+import { settings } from "./settings.js";
+import { net } from "./socket.js";
+import { play } from "./sound.js";
+import { render, roomOf, rulesInfo, S } from "./state.js";
+import { hintsEl, renderTable } from "./table.js";
+import { app, btn, el } from "./ui.js";
+
+const tableUi = {
+  act,
+  toggle(index, limit) {
+    if (S.selected.has(index)) S.selected.delete(index);
+    else if (S.selected.size < limit) S.selected.add(index);
+    play("select");
+    render();
+  },
+  toggleRiichi() {
+    S.riichi = !S.riichi;
+    play("select");
+    render();
+  },
+  setHover(tile) {
+    // only the hint strip changes: re-rendering the hand under the pointer would fight the hover
+    if (S.hover === tile) return;
+    S.hover = tile;
+    const hints = app.querySelector("[data-testid=hints]");
+    if (hints && S.view) hints.replaceWith(hintsEl(S.view, { hover: tile }));
+  },
+  setAutoplay(on) {
+    localStorage.setItem("erma.auto", on ? "1" : "0"); // chosen by the player (kept over a refresh)
+    if (S.match) net.send({ type: "autoplay", match: S.match.id, on });
+  },
+  commitExchange(display) {
+    const tiles = [...S.selected].sort((a, b) => a - b).map((i) => display[i]);
+    S.selected = new Set();
+    act(...tiles.map((x) => `select ${x}`), "exchange");
+  },
+};
+
+/** The tiles in play and their copies, for the 记牌器 (from the rules page of the hand's rule set). */
+function trackerInfo() {
+  const info = S.rulesInfo[S.view?.rules];
+  if (!info || info === "loading") {
+    rulesInfo(S.view?.rules);
+    return null;
+  }
+  return { kinds: info.kinds, copies: info.copies };
+}
+
+export function renderTableScreen() {
+  const root = el("div", "tablewrap");
+  if (!S.view) {
+    root.appendChild(el("div", "loading", "…"));
+    return root;
+  }
+  renderTable(root, {
+    ...tableUi,
+    view: S.view,
+    prev: S.prev,
+    players: S.match?.players,
+    room: roomOf(S.view.room || S.match?.room),
+    selected: S.selected,
+    riichi: S.riichi,
+    hover: S.hover,
+    deadline: S.deadline,
+    riichiAt: S.riichiAt,
+    lastDiscarder: S.lastDiscarder,
+    tracker: S.tracker ? trackerInfo() : null,
+    tools: toolsEl,
+    tsumogiri: settings.tsumogiri,
+  });
+  S.prev = null; // animate a change once
+  return root;
+}
+
+/** The small buttons beside 托管: 记牌器, settings, keyboard help. */
+function toolsEl() {
+  const box = el("span", "tools");
+  box.appendChild(btn(t("leave"), "ghost small leave", () => {
+    if (S.view?.phase !== "end" && !confirm(t("leave_confirm"))) return;
+    net.send({ type: "leave", match: S.match.id });
+  }, "leave"));
+  const tr = btn(t("tracker"), `small tool${S.tracker ? " on" : ""}`, () => {
+    S.tracker = !S.tracker;
+    localStorage.setItem("erma.tracker", S.tracker ? "1" : "0");
+    render();
+  }, "tracker-toggle");
+  tr.setAttribute("aria-pressed", String(S.tracker));
+  box.appendChild(tr);
+  box.appendChild(btn(t("settings"), "small tool", () => {
+    S.settingsOpen = !S.settingsOpen;
+    render();
+  }, "settings-open"));
+  box.lastChild.setAttribute("aria-label", t("settings"));
+  box.appendChild(btn("?", "small tool", () => {
+    S.help = !S.help;
+    render();
+  }, "help-open"));
+  box.lastChild.setAttribute("aria-label", t("help_title"));
+  return box;
+}
