@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from erma.errors import InvalidInputError
@@ -42,6 +41,7 @@ from erma.store.schema import rated_hand_players as HP
 from erma.store.schema import rated_hands as H
 from erma.store.schema import rated_matches as M
 from erma.store.schema import ratings as RT
+from erma.store.schema import upsert
 
 BOT_PREFIX = "bot:"
 
@@ -102,10 +102,6 @@ def anchor_of(name: str) -> Rating | None:
     return anchors().get(name[len(BOT_PREFIX) :])
 
 
-def _insert(conn: AsyncConnection) -> Any:
-    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(RT)
-
-
 def _standing(row: Any) -> Standing:
     return Standing(Rating(row.mu, row.sigma), Rank(row.level, row.points), row.hands, row.matches)
 
@@ -142,7 +138,7 @@ async def _standings(
             }
             for a in people
         ]
-        await conn.execute(_insert(conn).values(fresh).on_conflict_do_nothing())
+        await conn.execute(upsert(conn, RT).values(fresh).on_conflict_do_nothing())
         q = (
             sa.select(RT)
             .where(RT.c.family == fam, RT.c.account_id.in_(people))
