@@ -4,8 +4,8 @@
 Every move of beans is one ledger transaction whose entries sum to zero; its unique key makes it happen at
 most once. A settlement unit (one hand) has at most a hold (``{unit}:hold``) and one terminal transaction
 (``{unit}:end``). The functions here run inside a transaction the :class:`~erma.store.store.Store` opens;
-the argument checks (``checked_…``) run before it, and the payouts (``…_payout``) are plain functions of what
-the hold took.
+the argument checks (``check_…``, ``checked_day``, and the payouts ``…_payout``, which check their input and
+are plain functions of what the hold took) run before it.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def split(amount: int, weights: Mapping[int, int]) -> dict[int, int]:
 # ---------------------------------------------------------------------- checks and payouts
 
 
-def checked_stakes(unit: str, stakes: dict[int, int]) -> None:
+def check_stakes(unit: str, stakes: dict[int, int]) -> None:
     """:class:`InvalidInputError` for a bad unit or stakes (account id → beans > 0)."""
     check_unit(unit)
     if not isinstance(stakes, dict) or not stakes:
@@ -59,7 +59,7 @@ def checked_stakes(unit: str, stakes: dict[int, int]) -> None:
             raise InvalidInputError(f"stake {s!r} for account {a}: expected an int > 0")
 
 
-def checked_rated(rated: RatedHand | None) -> None:
+def check_rated(rated: RatedHand | None) -> None:
     """:class:`InvalidInputError` unless ``rated`` is ``None`` or a sound :class:`RatedHand`."""
     if rated is not None:
         if not isinstance(rated, RatedHand):
@@ -68,8 +68,8 @@ def checked_rated(rated: RatedHand | None) -> None:
 
 
 def settle_payout(unit: str, deltas: dict[int, int], reason: str) -> Payout:
-    """The payout of a settlement by ``deltas`` (RULES §5.5: losers pay what they put up at most, winners
-    share it by their deltas); :class:`InvalidInputError` for a bad unit, deltas or reason."""
+    """The payout of a settlement by ``deltas`` (each loser pays at most what it put up, the winners share
+    it by their deltas); :class:`InvalidInputError` for a bad unit, deltas or reason."""
     check_unit(unit)
     if not isinstance(deltas, dict):
         raise InvalidInputError(f"deltas {deltas!r}: expected a dict account id → beans")

@@ -266,7 +266,7 @@ class Store:
         Raises :class:`InsufficientBeansError` (and holds nothing) if an account has no beans, and
         :class:`InvalidInputError` for a bad stake or account, or a unit that has already ended.
         """
-        _ledger.checked_stakes(unit, stakes)
+        _ledger.check_stakes(unit, stakes)
 
         def op(conn: AsyncConnection) -> Awaitable[dict[int, int]]:
             return _ledger.hold(conn, self.issuance_id, unit, stakes)
@@ -280,7 +280,7 @@ class Store:
         self, unit: str, kind: str, reason: str, payout: Payout, rated: RatedHand | None = None
     ) -> bool:
         """Run the unit's terminal transaction (see :func:`erma.store.ledger.terminal`)."""
-        _ledger.checked_rated(rated)
+        _ledger.check_rated(rated)
         try:
             return await run_write(
                 self.engine,
