@@ -33,6 +33,8 @@ NAME_PATTERN = re.compile(r"[^\W_][\w.-]{1,23}")
 PASSWORD_MIN, PASSWORD_MAX = 6, 1024
 #: Names starting with this are the store's guests; nobody can register one.
 GUEST_PREFIX = "guest-"
+#: Names starting with this are the house's bot accounts (``bot:<level>``; nobody can register a ``:``).
+BOT_PREFIX = "bot:"
 
 _NOW = sa.func.current_timestamp(type_=sa.DateTime(timezone=True))
 

@@ -12,13 +12,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from erma.store import ledger
-from erma.store.accounts import name_key
+from erma.store.accounts import BOT_PREFIX, name_key
 from erma.store.engine import run_read, run_write
 from erma.store.schema import accounts as A
 from erma.store.schema import transactions as T
 from erma.store.store import Store
 
-BOT_PREFIX = "bot:"
 BOT_FLOAT = 1_000_000
 """The balance a bot account is topped up to."""
 

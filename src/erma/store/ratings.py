@@ -36,14 +36,13 @@ from erma.ratings import (
     play,
     replay,
 )
+from erma.store.accounts import BOT_PREFIX
 from erma.store.schema import accounts as A
 from erma.store.schema import rated_hand_players as HP
 from erma.store.schema import rated_hands as H
 from erma.store.schema import rated_matches as M
 from erma.store.schema import ratings as RT
 from erma.store.schema import upsert
-
-BOT_PREFIX = "bot:"
 
 
 @dataclass(frozen=True, slots=True)
