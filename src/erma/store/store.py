@@ -1,7 +1,8 @@
 """The store's front (:class:`Store`): it owns the engine, checks what it is handed and runs each call in one
 transaction, delegating the work to the modules by concept — :mod:`~erma.store.accounts` (accounts,
 passwords, sessions), :mod:`~erma.store.ledger` (the double-entry bean ledger), :mod:`~erma.store.records`
-(game records), :mod:`~erma.store.reviews`, :mod:`~erma.store.ratings` and :mod:`~erma.store.check`.
+(game records), :mod:`~erma.store.reviews`, :mod:`~erma.store.ratings`, :mod:`~erma.store.standings` and
+:mod:`~erma.store.check`.
 
 It knows nothing of tiles: the server hands it plain rows (a settlement unit, account ids, bean deltas,
 JSON records). See ``docs/store.md`` for the design and the guarantees.
@@ -25,6 +26,7 @@ from erma.store import ledger as _ledger
 from erma.store import ratings as _ratings
 from erma.store import records as _records
 from erma.store import reviews as _reviews
+from erma.store import standings as _standings
 from erma.store.accounts import (
     GUEST_PREFIX,
     PASSWORD_MAX,
@@ -420,7 +422,6 @@ class Store:
         ``room``, ``seat``, ``summary`` (see :mod:`erma.store.reviews`)."""
         check_id(account_id)
         limit = clamp(limit, 200)
-
         return await run_read(self.engine, lambda conn: _reviews.recent(conn, account_id, limit))
 
     # ------------------------------------------------------------------ ratings
@@ -435,14 +436,15 @@ class Store:
         if not is_int(limit) or not 1 <= limit <= 500:
             raise InvalidInputError(f"limit {limit!r}: expected an int 1–500")
 
-        return await run_read(self.engine, lambda conn: _ratings.leaderboard(conn, family, limit, account_id))
+        return await run_read(
+            self.engine, lambda conn: _standings.leaderboard(conn, family, limit, account_id)
+        )
 
     async def rating_of(self, account_id: int, family: str) -> float | None:
         """The account's rating (mu) in a rule family: its bot anchor's for a bot account, ``None`` for a
         player with no rated hand there (matchmaking reads it)."""
         check_id(account_id)
-
-        return await run_read(self.engine, lambda conn: _ratings.rating_of(conn, account_id, family))
+        return await run_read(self.engine, lambda conn: _standings.rating_of(conn, account_id, family))
 
     async def profile(self, name: str, history: int = 200) -> dict[str, Any] | None:
         """A player's public profile by name: ``name``, ``guest``, and per family (``standard``, ``wenzhou``)
@@ -456,7 +458,7 @@ class Store:
             row = await _accounts.user_by_name(conn, name)
             if row is None:
                 return None
-            families = await _ratings.profile(conn, row.id, clamp(history, 1000))
+            families = await _standings.profile(conn, row.id, clamp(history, 1000))
             return {"name": row.name, "guest": bool(row.is_guest), "families": families}
 
         return await run_read(self.engine, op, snapshot=True)
