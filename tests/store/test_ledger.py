@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from erma.errors import InsufficientBeansError, InvalidInputError
-from erma.store import Store
+from erma.store import Store, ledger
 from erma.store.schema import accounts, entries, transactions
 from tests.store.conftest import opened
 
@@ -236,3 +236,16 @@ def test_balances_reads_several_accounts_in_the_order_given(db_url: str) -> None
                 await s.balances([a, "x"])  # type: ignore[list-item]
 
     asyncio.run(body())
+
+
+def test_payouts_are_plain_functions_of_the_holdings() -> None:
+    held = {1: 3000, 2: 1000}
+    assert ledger.settle_payout("u", {1: 2500, 2: -2500}, "settle")(held) == {1: 4000, 2: 0}
+    assert ledger.settle_payout("u", {1: -500, 2: 500}, "settle")(held) == {1: 2500, 2: 1500}
+    assert ledger.forfeit_payout("u", 1, 2000, None)(held) == {1: 1000, 2: 3000}
+    assert ledger.forfeit_payout("u", 1, 2000, {2: 1, 3: 1})(held) == {1: 1000, 2: 2000, 3: 1000}
+    assert ledger.split(7, {3: 2, 1: 1}) == {3: 5, 1: 2}
+    with pytest.raises(InvalidInputError, match="must sum to zero"):
+        ledger.settle_payout("u", {1: 1, 2: 0}, "settle")
+    with pytest.raises(InvalidInputError, match="other than the escaper"):
+        ledger.forfeit_payout("u", 1, 10, {1: 1})

@@ -25,7 +25,7 @@ from starlette.routing import Route
 from erma.server.auth_limits import Limit, Limiter, Refused
 from erma.server.config import Settings
 from erma.server.protocol import decode
-from erma.store.store import name_key
+from erma.store.accounts import name_key
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:

@@ -7,7 +7,8 @@
 from __future__ import annotations
 
 from erma.errors import InsufficientBeansError, InvalidInputError, NameTakenError
+from erma.store.accounts import Account
 from erma.store.ratings import RatedHand
-from erma.store.store import Account, Store
+from erma.store.store import Store
 
 __all__ = ["Account", "InsufficientBeansError", "InvalidInputError", "NameTakenError", "RatedHand", "Store"]

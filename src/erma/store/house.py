@@ -11,12 +11,13 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from erma.store import ledger
+from erma.store.accounts import BOT_PREFIX, name_key
 from erma.store.engine import run_read, run_write
 from erma.store.schema import accounts as A
 from erma.store.schema import transactions as T
-from erma.store.store import Store, name_key
+from erma.store.store import Store
 
-BOT_PREFIX = "bot:"
 BOT_FLOAT = 1_000_000
 """The balance a bot account is topped up to."""
 
@@ -41,7 +42,7 @@ async def bot_account(store: Store, bot: str) -> int:
                 .returning(A.c.id)
             )
         ).one()
-        await store._grant(conn, row.id, BOT_FLOAT, "grant", f"bot-float:{row.id}")
+        await ledger.grant(conn, store.issuance_id, row.id, BOT_FLOAT, "grant", f"bot-float:{row.id}")
         return int(row.id)
 
     try:
@@ -66,7 +67,9 @@ async def top_up(store: Store, account_id: int, at_least: int) -> int:
     amount = BOT_FLOAT - balance
 
     async def grant(conn: AsyncConnection) -> None:
-        await store._grant(conn, account_id, amount, "grant", f"bot-topup:{account_id}:{n}")
+        await ledger.grant(
+            conn, store.issuance_id, account_id, amount, "grant", f"bot-topup:{account_id}:{n}"
+        )
 
     try:
         await run_write(store.engine, grant)

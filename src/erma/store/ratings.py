@@ -1,5 +1,6 @@
 """Ratings in the store (评分): the rating step when a rated match ends, inside the terminal ledger
-transaction of its last hand; the leaderboard, a player's profile, and the rebuild from the stored records.
+transaction of its last hand, and the rebuild from the stored records (the leaderboard and a player's
+profile read the standings back: :mod:`erma.store.standings`).
 
 The rated unit is a match (一场): a block of consecutive hands between the same two seats (the room's
 ``rated_hands``), won by the seat with more points over the block, lost by a seat that leaves it. Every rated
@@ -19,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from erma.errors import InvalidInputError
@@ -37,13 +37,13 @@ from erma.ratings import (
     play,
     replay,
 )
+from erma.store.accounts import BOT_PREFIX
 from erma.store.schema import accounts as A
 from erma.store.schema import rated_hand_players as HP
 from erma.store.schema import rated_hands as H
 from erma.store.schema import rated_matches as M
 from erma.store.schema import ratings as RT
-
-BOT_PREFIX = "bot:"
+from erma.store.schema import upsert
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +102,8 @@ def anchor_of(name: str) -> Rating | None:
     return anchors().get(name[len(BOT_PREFIX) :])
 
 
-def _insert(conn: AsyncConnection) -> Any:
-    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(RT)
-
-
-def _standing(row: Any) -> Standing:
+def row_standing(row: Any) -> Standing:
+    """A ``ratings`` row as a :class:`Standing`."""
     return Standing(Rating(row.mu, row.sigma), Rank(row.level, row.points), row.hands, row.matches)
 
 
@@ -142,14 +139,14 @@ async def _standings(
             }
             for a in people
         ]
-        await conn.execute(_insert(conn).values(fresh).on_conflict_do_nothing())
+        await conn.execute(upsert(conn, RT).values(fresh).on_conflict_do_nothing())
         q = (
             sa.select(RT)
             .where(RT.c.family == fam, RT.c.account_id.in_(people))
             .order_by(RT.c.account_id)
             .with_for_update()
         )
-        rows = {r.account_id: _standing(r) for r in await conn.execute(q)}
+        rows = {r.account_id: row_standing(r) for r in await conn.execute(q)}
     before = [
         anchored(anchor) if anchor is not None else rows[a]
         for a, anchor in zip(ids, fixed_ratings, strict=True)
@@ -314,141 +311,6 @@ async def close(conn: AsyncConnection, block: str, leaver: int | None) -> bool:
     return True
 
 
-async def rating_of(conn: AsyncConnection, account_id: int, fam: str) -> float | None:
-    """The account's mu in the family (its anchor's for a bot), or ``None`` if it has no rated hand there."""
-    fam = family(fam).value
-    name = (await conn.execute(sa.select(A.c.name).where(A.c.id == account_id))).scalar_one_or_none()
-    anchor = anchor_of(name) if name is not None else None
-    if anchor is not None:
-        return anchor.mu
-    q = sa.select(RT.c.mu).where(RT.c.account_id == account_id, RT.c.family == fam)
-    mu = (await conn.execute(q)).scalar_one_or_none()
-    return None if mu is None else float(mu)
-
-
-def describe(standing: Standing) -> dict[str, Any]:
-    """A standing as the API shows it: rank, rating, its 90% interval, the hands of its rated matches, the
-    rated matches."""
-    lo, hi = standing.rating.interval()
-    return {
-        "rank": standing.rank.describe(),
-        "rating": {"mu": standing.rating.mu, "sigma": standing.rating.sigma, "interval": [lo, hi]},
-        "hands": standing.hands,
-        "matches": standing.matches,
-    }
-
-
-def _order() -> list[Any]:
-    return [RT.c.level.desc(), RT.c.points.desc(), RT.c.mu.desc(), RT.c.account_id]
-
-
-async def leaderboard(conn: AsyncConnection, fam: str, limit: int, account_id: int | None) -> dict[str, Any]:
-    """The top ``limit`` of a family (by level, points, then mu), and ``account_id``'s own place."""
-    fam = family(fam).value
-    q = (
-        sa.select(RT, A.c.name)
-        .select_from(RT.join(A, A.c.id == RT.c.account_id))
-        .where(RT.c.family == fam)
-        .order_by(*_order())
-        .limit(limit)
-    )
-    top = [
-        {"position": i + 1, "name": r.name, "account_id": r.account_id, **describe(_standing(r))}
-        for i, r in enumerate(await conn.execute(q))
-    ]
-    total = (
-        await conn.execute(sa.select(sa.func.count()).select_from(RT).where(RT.c.family == fam))
-    ).scalar_one()
-    me = None
-    if account_id is not None:
-        row = (
-            await conn.execute(
-                sa.select(RT, A.c.name)
-                .select_from(RT.join(A, A.c.id == RT.c.account_id))
-                .where(RT.c.family == fam, RT.c.account_id == account_id)
-            )
-        ).first()
-        if row is not None:
-            ahead = sa.or_(
-                RT.c.level > row.level,
-                sa.and_(RT.c.level == row.level, RT.c.points > row.points),
-                sa.and_(RT.c.level == row.level, RT.c.points == row.points, RT.c.mu > row.mu),
-                sa.and_(
-                    RT.c.level == row.level,
-                    RT.c.points == row.points,
-                    RT.c.mu == row.mu,
-                    RT.c.account_id < row.account_id,
-                ),
-            )
-            n = (
-                await conn.execute(
-                    sa.select(sa.func.count()).select_from(RT).where(RT.c.family == fam, ahead)
-                )
-            ).scalar_one()
-            me = {
-                "position": n + 1,
-                "name": row.name,
-                "account_id": row.account_id,
-                **describe(_standing(row)),
-            }
-    return {"family": fam, "players": total, "top": top, "me": me}
-
-
-async def profile(conn: AsyncConnection, account_id: int, history: int) -> dict[str, Any]:
-    """A player's standing and figures per family, and the rating history (the last ``history`` hands)."""
-    out: dict[str, Any] = {}
-    rows = {r.family: r for r in await conn.execute(sa.select(RT).where(RT.c.account_id == account_id))}
-    me = HP.alias("me")
-    for fam in ("standard", "wenzhou"):
-        row = rows.get(fam)
-        standing = _standing(row) if row is not None else FRESH
-        won = sa.or_(H.c.winner == me.c.seat, sa.and_(H.c.escaper.is_not(None), H.c.escaper != me.c.seat))
-        stats = (
-            await conn.execute(
-                sa.select(
-                    sa.func.count(),
-                    sa.func.count().filter(won),
-                    sa.func.sum(me.c.fans),
-                    sa.func.count().filter(H.c.winner == me.c.seat),
-                    sa.func.count().filter(me.c.dealt_in),
-                )
-                .select_from(me.join(H, H.c.id == me.c.hand_id))
-                .where(me.c.account_id == account_id, H.c.family == fam)
-            )
-        ).one()
-        hands, wins, fans, fan_wins, dealt_in = stats
-        q = (
-            sa.select(
-                H.c.id, H.c.created, me.c.mu_after, me.c.sigma_after, me.c.level_after, me.c.points_after
-            )
-            .select_from(me.join(H, H.c.id == me.c.hand_id))
-            .where(me.c.account_id == account_id, H.c.family == fam)
-            .order_by(H.c.id.desc())
-            .limit(history)
-        )
-        points = [
-            {
-                "hand": r.id,
-                "created": r.created.isoformat() if hasattr(r.created, "isoformat") else str(r.created),
-                "mu": r.mu_after,
-                "sigma": r.sigma_after,
-                "level": r.level_after,
-                "points": r.points_after,
-            }
-            for r in await conn.execute(q)
-        ][::-1]
-        out[fam] = {
-            **describe(standing),
-            "hands_played": hands,
-            "wins": wins,
-            "win_rate": wins / hands if hands else None,
-            "average_fans": (fans or 0) / fan_wins if fan_wins else None,
-            "deal_in_rate": dealt_in / hands if hands else None,
-            "history": points,
-        }
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class Rebuilt:
     """What :func:`rebuild` found."""
@@ -510,7 +372,7 @@ async def rebuild(conn: AsyncConnection, write: bool) -> Rebuilt:
     stored = {(r.account_id, r.family): r for r in await conn.execute(sa.select(RT))}
     for key, s in sorted(now.items()):
         r = stored.get(key)
-        got = _standing(r) if r is not None else None
+        got = row_standing(r) if r is not None else None
         if got != s:
             diffs.append(f"account {key[0]} {key[1]}: stored {got}, replay {s}")
             if write:
@@ -530,7 +392,7 @@ async def rebuild(conn: AsyncConnection, write: bool) -> Rebuilt:
                     )
     for key in sorted(set(stored) - set(now)):
         r = stored[key]
-        if r.matches == 0 and _standing(r) == Standing(FRESH.rating, FRESH.rank, 0, 0):
+        if r.matches == 0 and row_standing(r) == Standing(FRESH.rating, FRESH.rank, 0, 0):
             continue  # a player whose only match is still being played (its block not yet ended)
         diffs.append(f"account {key[0]} {key[1]}: stored but no rated match")
         if write:

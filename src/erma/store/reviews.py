@@ -8,29 +8,24 @@ from a concurrent computation in another process, changes nothing.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from erma.store.schema import record_players as RP
 from erma.store.schema import records as R
 from erma.store.schema import reviews as RV
-
-
-def _utc(value: dt.datetime) -> dt.datetime:
-    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+from erma.store.schema import upsert, utc
 
 
 async def save(
     conn: AsyncConnection, record_id: int, seat: int, review: dict[str, Any], summary: dict[str, Any]
 ) -> bool:
     """Insert the review unless one is there; True if this call wrote it."""
-    insert = (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(RV)
     stmt = (
-        insert.values(record_id=record_id, seat=seat, review=review, summary=summary)
+        upsert(conn, RV)
+        .values(record_id=record_id, seat=seat, review=review, summary=summary)
         .on_conflict_do_nothing(index_elements=["record_id", "seat"])
         .returning(RV.c.record_id)
     )
@@ -43,7 +38,7 @@ async def get(conn: AsyncConnection, record_id: int, seat: int) -> dict[str, Any
     row = (await conn.execute(q)).first()
     if row is None:
         return None
-    return {"review": row.review, "created": _utc(row.created).isoformat()}
+    return {"review": row.review, "created": utc(row.created).isoformat()}
 
 
 async def recent(conn: AsyncConnection, account_id: int, limit: int) -> list[dict[str, Any]]:
@@ -63,7 +58,7 @@ async def recent(conn: AsyncConnection, account_id: int, limit: int) -> list[dic
     return [
         {
             "id": r.id,
-            "created": _utc(r.created).isoformat(),
+            "created": utc(r.created).isoformat(),
             "rules": (r.hand or {}).get("rules"),
             "room": (r.hand or {}).get("room"),
             "seat": r.seat,

@@ -9,7 +9,11 @@ of that hand until its terminal transaction).
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any
+
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 
 metadata = sa.MetaData(
     naming_convention={
@@ -25,6 +29,18 @@ metadata = sa.MetaData(
 BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 NOW = sa.text("CURRENT_TIMESTAMP")
+
+
+def utc(value: dt.datetime) -> dt.datetime:
+    """A stored timestamp as an aware UTC datetime (SQLite gives them back naive)."""
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
+def upsert(conn: Any, table: sa.Table) -> Any:
+    """An ``INSERT`` into ``table`` for the connection's dialect, with ``ON CONFLICT`` clauses
+    (``on_conflict_do_nothing`` / ``on_conflict_do_update``)."""
+    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(table)
+
 
 ACCOUNT_KINDS = ("user", "issuance", "escrow")
 TRANSACTION_KINDS = ("grant", "relief", "hold", "settle", "refund", "forfeit")
