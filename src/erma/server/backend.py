@@ -8,7 +8,8 @@ seat's message stream, and it routes messages between processes.
 - :class:`erma.server.redis_backend.RedisBackend` shares it through Redis so that several ``erma serve``
   processes on one database and one Redis act as one server (docs/operations.md).
 
-The hub and the tables call the same methods either way.
+The hub and the tables call the same methods either way; a backend knows the hub and the tables only through
+their ports (:mod:`erma.server.ports`).
 """
 
 from __future__ import annotations
@@ -17,13 +18,10 @@ import json
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from erma.server.pairing import DEFAULT_RATING, pair_by_rating
-
-if TYPE_CHECKING:
-    from erma.server.hub import Connection, Hub
-    from erma.server.table import Table
+from erma.server.ports import BackendHost, OwnedTable, Socket
 
 _mlog = logging.getLogger("erma.match")
 
@@ -50,7 +48,7 @@ class Backend:
     def __init__(self) -> None:
         self.pid = secrets.token_hex(4)
         """This process's id among the server processes."""
-        self.hub: Hub | None = None
+        self.hub: BackendHost | None = None
         self._queues: dict[str, list[tuple[int, float]]] = {}
         self._ratings: dict[int, float] = {}
         self._seats: dict[int, tuple[str, int]] = {}
@@ -58,7 +56,7 @@ class Backend:
 
     # ------------------------------------------------------------------------ life cycle
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, hub: BackendHost) -> None:
         """Begin serving ``hub``."""
         self.hub = hub
 
@@ -153,13 +151,13 @@ class Backend:
 
     # ---------------------------------------------------------------------------- sockets
 
-    async def connected(self, conn: Connection) -> None:
+    async def connected(self, conn: Socket) -> None:
         """A socket signed in here (a distributed backend records where, for routing)."""
 
-    async def disconnected(self, conn: Connection) -> None:
+    async def disconnected(self, conn: Socket) -> None:
         """A signed-in socket went away."""
 
-    async def attach(self, conn: Connection, match: str, seat: int, since: int) -> bool:
+    async def attach(self, conn: Socket, match: str, seat: int, since: int) -> bool:
         """Relay a match owned by another process to ``conn``; False if no other process owns it."""
         return False
 
@@ -168,29 +166,29 @@ class Backend:
         the process holding it (after sending it ``message``, the match notice), or None."""
         return None
 
-    async def forward(self, conn: Connection, match: str, seat: int, message: dict[str, Any]) -> bool:
+    async def forward(self, conn: Socket, match: str, seat: int, message: dict[str, Any]) -> bool:
         """Send a client's message to the match's owner elsewhere; False if there is none."""
         return False
 
     # ---------------------------------------------------------------------------- matches
 
-    async def open_match(self, table: Table) -> None:
+    async def open_match(self, table: OwnedTable) -> None:
         """A new match owned here: record it (its lease, its essentials)."""
 
-    def log(self, table: Table, entry: dict[str, Any]) -> None:
+    def log(self, table: OwnedTable, entry: dict[str, Any]) -> None:
         """Append an entry to the match's log (queued; :meth:`barrier` waits for it)."""
 
-    def log_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
+    def log_seat(self, table: OwnedTable, seat: int, message: dict[str, Any]) -> None:
         """Append a message (with its ``v``) to a seat's stream (queued)."""
 
-    def deliver(self, table: Table, conn: Any, message: dict[str, Any]) -> None:
+    def deliver(self, table: OwnedTable, conn: Any, message: dict[str, Any]) -> None:
         """Send a table's message to a seat's connection (after what the table logged before it is stored)."""
         conn.send(message)
 
-    async def barrier(self, table: Table) -> None:
+    async def barrier(self, table: OwnedTable) -> None:
         """Wait until everything logged so far is stored; :class:`Fenced` if the match is not ours."""
 
-    async def close_match(self, table: Table) -> None:
+    async def close_match(self, table: OwnedTable) -> None:
         """The match is over: release it."""
 
     def gauges(self) -> dict[str, float]:

@@ -9,6 +9,7 @@ import logging
 import secrets
 import time
 from collections import Counter, deque
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -16,8 +17,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from erma.bots.registry import bot_level
 from erma.server import protocol as P
 from erma.server.backend import Backend, LocalBackend, match_log
+from erma.server.commitment import commitment
 from erma.server.config import Room, Settings
-from erma.server.seats import SeatInfo, disconnected, reconnected
+from erma.server.ports import OwnedTable
+from erma.server.restore import restore_table
+from erma.server.seats import SeatConn, SeatInfo, disconnected, reconnected
 from erma.server.table import Table
 from erma.server.thinker import Thinker
 
@@ -153,7 +157,8 @@ class Connection:
 
 
 class Hub:
-    """Everything live in one process."""
+    """Everything live in one process: the host of its tables and of its backend (:class:`erma.server.ports.
+    TableHost`, :class:`erma.server.ports.BackendHost`)."""
 
     def __init__(
         self, settings: Settings, rooms: dict[str, Room], store: Any, backend: Backend | None = None
@@ -207,7 +212,7 @@ class Hub:
             await conn.close("server stopping")
         self.thinker.stop()
 
-    def spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run a coroutine in the background (kept referenced until it ends)."""
         task = asyncio.create_task(coro)
         self._tasks.add(task)
@@ -508,7 +513,7 @@ class Hub:
                     "room": room.id,
                     "players": players,
                     "hands": room.rules.match_hands or None,
-                    "commitment": table.commitment(1),
+                    "commitment": commitment(table.match.secret, 1),
                 }
                 s.conn = self.connections.get(s.account_id)
                 if s.conn is not None:
@@ -538,7 +543,33 @@ class Hub:
         self.metrics["matches_started"] += 1
         table.task = asyncio.create_task(table.run())
 
-    async def table_done(self, table: Table) -> None:
+    def take_over(
+        self,
+        match_id: str,
+        room: Room,
+        meta: dict[str, Any],
+        entries: list[dict[str, Any]],
+        seat_logs: list[list[dict[str, Any]]],
+        epoch: int,
+        conns: Sequence[SeatConn | None],
+    ) -> Table:
+        """Own a match another process ran (its backend found it unowned): rebuild its table from its
+        essentials, its log and its seats' streams, seat each person's connection (None: away, auto-play after
+        the reconnect grace), and run it."""
+        table = restore_table(self, match_id, room, meta, entries, seat_logs)
+        table.epoch = epoch
+        for s, conn in zip(table.seats, conns, strict=True):
+            if s.is_bot:
+                continue
+            if conn is not None:
+                s.conn = conn
+            else:
+                s.autoplay = True
+                s.away_since = time.monotonic()
+        self.start_table(table)
+        return table
+
+    async def table_done(self, table: OwnedTable) -> None:
         """A table finished: free its seats (before match_end goes out, so the players can queue again)."""
         self.tables.pop(table.id, None)
         for s in table.seats:
@@ -552,7 +583,7 @@ class Hub:
                 except Exception:  # Redis away: the seat entry expires with the match's keys
                     log.warning("could not free the seat of %s in %s", s.account_id, table.id)
 
-    def table_lost(self, table: Table) -> None:
+    def table_lost(self, table: OwnedTable) -> None:
         """A table stopped without ending its match (another process carries on)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]

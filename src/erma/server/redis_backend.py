@@ -32,7 +32,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
@@ -41,11 +41,8 @@ from erma.server import protocol as P
 from erma.server.backend import Backend, Fenced, Seating, match_log
 from erma.server.config import Settings
 from erma.server.pairing import DEFAULT_RATING
-from erma.server.seats import disconnected, reconnected
-from erma.server.table import Table
-
-if TYPE_CHECKING:
-    from erma.server.hub import Connection, Hub
+from erma.server.ports import BackendHost, OwnedTable, Socket
+from erma.server.seats import SeatConn, disconnected, reconnected
 
 log = logging.getLogger("erma.redis")
 
@@ -197,7 +194,7 @@ class RemoteSeat:
 class Relay:
     """A socket here playing a match owned elsewhere: the last version it was sent."""
 
-    conn: Connection
+    conn: Socket
     match: str
     seat: int
     last: int
@@ -261,7 +258,7 @@ class RedisBackend(Backend):
 
     # ------------------------------------------------------------------------ life cycle
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, hub: BackendHost) -> None:
         await super().start(hub)
         await self.redis.set(self.k("alive", self.pid), "1", px=self.lease_ms)
         self.connected_to_redis = True
@@ -383,10 +380,10 @@ class RedisBackend(Backend):
 
     # ---------------------------------------------------------------------------- sockets
 
-    async def connected(self, conn: Connection) -> None:
+    async def connected(self, conn: Socket) -> None:
         await self.redis.set(self.k("conn", conn.account_id), f"{self.pid}|{conn.cid}")
 
-    async def disconnected(self, conn: Connection) -> None:
+    async def disconnected(self, conn: Socket) -> None:
         for key, relay in list(self.relays.items()):
             if relay.conn is conn:
                 del self.relays[key]
@@ -395,7 +392,7 @@ class RedisBackend(Backend):
                 )
         await self._del_if(keys=[self.k("conn", conn.account_id)], args=[f"{self.pid}|{conn.cid}"])
 
-    async def attach(self, conn: Connection, match: str, seat: int, since: int) -> bool:
+    async def attach(self, conn: Socket, match: str, seat: int, since: int) -> bool:
         self.relays[(match, seat)] = Relay(conn, match, seat, since)
         hello = {"k": "hello", "m": match, "s": seat, "cid": conn.cid, "p": self.pid, "since": since}
         if await self._to_owner(match, hello):
@@ -404,7 +401,7 @@ class RedisBackend(Backend):
         await self._takeover(match)
         return True
 
-    async def forward(self, conn: Connection, match: str, seat: int, message: dict[str, Any]) -> bool:
+    async def forward(self, conn: Socket, match: str, seat: int, message: dict[str, Any]) -> bool:
         assert self.hub is not None
         relay = self.relays.get((match, seat))
         if relay is None or relay.conn is not conn:  # e.g. a socket that came before the match notice
@@ -460,7 +457,7 @@ class RedisBackend(Backend):
 
     # ---------------------------------------------------------------------------- matches
 
-    async def open_match(self, table: Table) -> None:
+    async def open_match(self, table: OwnedTable) -> None:
         epoch = await self._acquire(
             keys=[self.mk(table.id, "lease"), self.mk(table.id, "epoch")], args=[self.pid, self.lease_ms]
         )
@@ -473,11 +470,11 @@ class RedisBackend(Backend):
         pipe.sadd(self.k("live"), table.id)
         await pipe.execute()
 
-    def log(self, table: Table, entry: dict[str, Any]) -> None:
+    def log(self, table: OwnedTable, entry: dict[str, Any]) -> None:
         if not (table.dirty or table.fenced):
             self._queue("xadd", table, (1, f"{len(table.entries)}-0", _dumps(entry)))
 
-    def log_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
+    def log_seat(self, table: OwnedTable, seat: int, message: dict[str, Any]) -> None:
         if not (table.dirty or table.fenced):
             text = _dumps(message)
             texts = self._texts
@@ -486,7 +483,7 @@ class RedisBackend(Backend):
                 del texts[next(iter(texts))]
             self._queue("xadd", table, (2 + seat, f"{message['v'] + 1}-0", text))
 
-    def deliver(self, table: Table, conn: Any, message: dict[str, Any]) -> None:
+    def deliver(self, table: OwnedTable, conn: Any, message: dict[str, Any]) -> None:
         got = self._texts.pop(id(message), None)
         text = got[1] if got is not None and got[0] is message else None
         if isinstance(conn, RemoteSeat):  # published after the stream writes queued before it
@@ -501,12 +498,12 @@ class RedisBackend(Backend):
         """Queue a message to a process (in order with the stream writes)."""
         self.publish_text(pid, _dumps(data))
 
-    def publish_text(self, pid: str, data: str, table: Table | None = None) -> None:
+    def publish_text(self, pid: str, data: str, table: OwnedTable | None = None) -> None:
         """Queue a publication to a process, after the stream writes queued before it (and dropped if it is
         ``table``'s and a newer owner fences it)."""
         self._queue("pub", table, (self.k("p", pid), data))
 
-    async def barrier(self, table: Table) -> None:
+    async def barrier(self, table: OwnedTable) -> None:
         deadline = time.monotonic() + 10
         while True:
             await self._flush()
@@ -516,7 +513,7 @@ class RedisBackend(Backend):
                 return
             await asyncio.sleep(0.1)  # Redis away: the log is stored again before any bean moves
 
-    async def close_match(self, table: Table) -> None:
+    async def close_match(self, table: OwnedTable) -> None:
         mid, ttl = table.id, 600
 
         def close(pipe: Any) -> None:
@@ -532,7 +529,7 @@ class RedisBackend(Backend):
 
     # ---------------------------------------------------------------------------- writer
 
-    def _queue(self, kind: str, table: Table | None, args: Any) -> None:
+    def _queue(self, kind: str, table: OwnedTable | None, args: Any) -> None:
         self._ops.append((kind, table, args))
         self._wake.set()
 
@@ -558,8 +555,8 @@ class RedisBackend(Backend):
         """Store a batch in one call of the write script (each match's entries behind one check of its fence,
         then the publications), then deliver its messages: nothing reaches a player before the entries queued
         before it are stored, and nothing of a fenced match reaches anyone."""
-        groups: dict[Table, list[Any]] = {}
-        pubs: list[tuple[Table | None, str, str]] = []
+        groups: dict[OwnedTable, list[Any]] = {}
+        pubs: list[tuple[OwnedTable | None, str, str]] = []
         cmds = []
         for kind, table, args in batch:
             if kind == "xadd":
@@ -570,7 +567,7 @@ class RedisBackend(Backend):
                 pubs.append((table, *args))
             elif kind == "cmd":
                 cmds.append(args)
-        results: dict[Table, int] = {}
+        results: dict[OwnedTable, int] = {}
         if groups or pubs:
             keys, argv = self._write_args(groups, pubs)
             try:
@@ -604,12 +601,12 @@ class RedisBackend(Backend):
                     conn.send(message)
 
     def _write_args(
-        self, groups: dict[Table, list[Any]], pubs: list[tuple[Table | None, str, str]]
+        self, groups: dict[OwnedTable, list[Any]], pubs: list[tuple[OwnedTable | None, str, str]]
     ) -> tuple[list[str], list[Any]]:
         """KEYS and ARGV of the write script (:data:`_WRITE`)."""
         keys: list[str] = []
         argv: list[Any] = [len(groups)]
-        index: dict[Table, int] = {}
+        index: dict[OwnedTable, int] = {}
         for g, (table, entries) in enumerate(groups.items(), 1):
             index[table] = g
             base = self.mk(table.id, "")
@@ -621,7 +618,7 @@ class RedisBackend(Backend):
             argv += [0 if owner is None else index[owner], channel, data]
         return keys, argv
 
-    def _fence(self, table: Table) -> None:
+    def _fence(self, table: OwnedTable) -> None:
         table.fenced = True
         match_log("fenced", table.id, pid=self.pid, epoch=table.epoch)
         if table.task is not None and table.task is not asyncio.current_task():
@@ -655,7 +652,7 @@ class RedisBackend(Backend):
                     except (RedisError, OSError):
                         t.dirty = True
 
-    async def _reseed(self, t: Table) -> None:
+    async def _reseed(self, t: OwnedTable) -> None:
         """Store the whole match again from memory (Redis lost it, or some writes), then resync its seats."""
         assert self.hub is not None
         t.dirty = True  # nothing more is queued for it until this is done
@@ -740,25 +737,25 @@ class RedisBackend(Backend):
         got = await pipe.execute()
         entries = [json.loads(f["d"]) for _, f in got[0]]
         seat_logs = [[json.loads(f["d"]) for _, f in g] for g in got[1:]]
-        table = Table.restore(hub, match, room, meta, entries, seat_logs)
-        table.epoch = int(epoch)
         self.owners[match] = self.pid
-        for seat, s in enumerate(table.seats):
-            if s.is_bot:
+        conns: list[SeatConn | None] = []  # None: a bot, or a person away (auto-play after the grace)
+        for seat, x in enumerate(meta["seats"]):
+            if x["bot"]:
+                conns.append(None)
                 continue
-            local = hub.connections.get(s.account_id)
-            where = await self.redis.get(self.k("conn", s.account_id))
+            account_id = x["account"]
+            local = hub.connections.get(account_id)
+            where = await self.redis.get(self.k("conn", account_id))
             if local is not None:
-                s.conn = local
-                hub.seat_of[s.account_id] = (match, seat)
+                conns.append(local)
+                hub.seat_of[account_id] = (match, seat)
                 self.relays.pop((match, seat), None)
             elif where and await self.redis.exists(self.k("alive", where.split("|")[0])):
                 pid, cid = where.split("|", 1)
-                s.conn = RemoteSeat(self, pid, cid, match, seat)
-            else:  # away: auto-play after the reconnect grace
-                s.autoplay = True
-                s.away_since = time.monotonic()
-        hub.start_table(table)
+                conns.append(RemoteSeat(self, pid, cid, match, seat))
+            else:
+                conns.append(None)
+        table = hub.take_over(match, room, meta, entries, seat_logs, int(epoch), conns)
         hub.metrics["takeovers"] += 1
         match_log(
             "takeover", match, pid=self.pid, epoch=table.epoch, entries=len(entries), resume=table.resume

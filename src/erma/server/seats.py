@@ -4,7 +4,6 @@ helpers that read a seat's message stream (reconnection, takeover)."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import time
 from collections import deque
@@ -13,11 +12,6 @@ from typing import Any, Protocol
 
 from erma.bots.base import Bot
 from erma.game.state import GameState
-
-
-def deal_digest(salt: str, seed: str) -> str:
-    """The commitment to a hand's seed sent with the deal: sha256 of ``salt:seed``."""
-    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
 
 
 class SeatConn(Protocol):
