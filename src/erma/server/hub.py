@@ -14,7 +14,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from erma.bots.registry import bot_level
+from erma.server import outbound as O
 from erma.server import protocol as P
 from erma.server.backend import Backend, LocalBackend, match_log
 from erma.server.commitment import commitment
@@ -252,7 +252,7 @@ class Hub:
         conn = Connection(ws, self.backend.pid, self.latency)
         self.metrics["sockets_opened"] += 1
         if "token" in ws.query_params:  # a token in a URL ends up in logs and histories: refused
-            conn.send(P.error("token_in_url", "send the session token in hello, never in the URL"))
+            conn.send(O.Error("token_in_url", "send the session token in hello, never in the URL").to_dict())
             await conn.close("token in the URL", code=1008)
             await self._gone(conn)
             return
@@ -273,11 +273,17 @@ class Hub:
                 if self._limited(conn, bucket, address):
                     self.metrics["rate_limited"] += 1
                     if not abuse.take(time.monotonic()):
-                        conn.send(P.error("rate_limited", "too many messages: closing the connection"))
+                        conn.send(
+                            O.Error("rate_limited", "too many messages: closing the connection").to_dict()
+                        )
                         await conn.close("too many messages", code=1008)
                         break
                     if not warned:
-                        conn.send(P.error("rate_limited", "too many messages; slow down or be disconnected"))
+                        conn.send(
+                            O.Error(
+                                "rate_limited", "too many messages; slow down or be disconnected"
+                            ).to_dict()
+                        )
                         warned = True
                     continue
                 warned = False
@@ -287,17 +293,17 @@ class Hub:
                 try:
                     msg = P.parse_message(data)
                 except P.ProtocolError as exc:
-                    conn.send(P.error(exc.code, str(exc), exc.seq))
+                    conn.send(O.Error(exc.code, str(exc), exc.seq).to_dict())
                     continue
                 except Exception:  # parse_message raises nothing else; never let it close the socket
                     log.exception("parsing a message")
-                    conn.send(P.error("bad_message", "the message could not be read"))
+                    conn.send(O.Error("bad_message", "the message could not be read").to_dict())
                     continue
                 try:
                     await self._dispatch(conn, msg)
                 except Exception:  # never let one message kill the socket or a table
                     log.exception("message %r", msg)
-                    conn.send(P.error("server_error", "the server could not handle that message"))
+                    conn.send(O.Error("server_error", "the server could not handle that message").to_dict())
         finally:
             await self._gone(conn)
 
@@ -320,22 +326,22 @@ class Hub:
 
     async def _dispatch(self, conn: Connection, msg: Any) -> None:
         if isinstance(msg, P.Ping):
-            conn.send({"type": "pong", "t": msg.t})
+            conn.send(O.Pong(msg.t).to_dict())
             return
         if isinstance(msg, P.Hello):
             await self._hello(conn, msg)
             return
         if conn.account_id is None:
-            conn.send(P.error("not_authenticated", "send hello with a session token first"))
+            conn.send(O.Error("not_authenticated", "send hello with a session token first").to_dict())
             return
         aid = conn.account_id
         if isinstance(msg, P.Rooms):
-            conn.send({"type": "rooms", "rooms": [r.public() for r in self.rooms.values()]})
+            conn.send(O.Rooms([r.public() for r in self.rooms.values()]).to_dict())
         elif isinstance(msg, P.Queue):
             await self._queue(conn, msg)
         elif isinstance(msg, P.Cancel):
             await self.backend.unqueue(aid)
-            conn.send({"type": "cancelled"})
+            conn.send(O.Cancelled().to_dict())
         else:  # match messages
             if isinstance(msg, P.Act):
                 conn.sent_at[msg.seq] = time.monotonic()
@@ -355,29 +361,26 @@ class Hub:
             ):
                 return
             seq = getattr(msg, "seq", None)
-            conn.send(P.error("no_such_match", f"you are not playing match {msg.match!r}", seq, msg.match))
+            conn.send(
+                O.Error("no_such_match", f"you are not playing match {msg.match!r}", seq, msg.match).to_dict()
+            )
 
     async def _hello(self, conn: Connection, msg: P.Hello) -> None:
         account = await self.store.account_for_session(msg.token)
         if account is None:
-            conn.send(P.error("bad_token", "unknown or expired session token"))
+            conn.send(O.Error("bad_token", "unknown or expired session token").to_dict())
             return
         old = self.connections.get(account.id)
         conn.account_id, conn.name = account.id, account.name
         conn.entropy = msg.entropy
         self.connections[account.id] = conn
         if old is not None and old is not conn:  # one live socket per account: the new one wins
-            old.send({"type": "replaced", "message": "signed in elsewhere"})
+            old.send(O.Replaced("signed in elsewhere").to_dict())
             old.account_id = None
             await old.close("replaced by a new connection")
         balance = await self.store.balance(account.id)
         conn.send(
-            {
-                "type": "welcome",
-                "protocol": P.PROTOCOL_VERSION,
-                "account": {"id": account.id, "name": account.name, "guest": account.is_guest},
-                "balance": balance,
-            }
+            O.Welcome(P.PROTOCOL_VERSION, account.id, account.name, account.is_guest, balance).to_dict()
         )
         await self.backend.connected(conn)
         where = await self.backend.seat_of(account.id)
@@ -389,25 +392,20 @@ class Hub:
         table = self.tables.get(where[0])
         if table is not None:
             self.seat_of[account.id] = where
-            conn.send(
-                {
-                    "type": "match",
-                    "match": table.id,
-                    "seat": where[1],
-                    "room": table.room.id,
-                    "players": [
-                        {"name": x.name, "bot": x.is_bot, "level": bot_level(x.bot.name) if x.bot else None}
-                        for x in table.seats
-                    ],
-                    "hands": table.room.rules.match_hands or None,
-                    "resumed": True,
-                }
+            notice = O.MatchNotice(
+                table.id,
+                where[1],
+                room=table.room.id,
+                players=O.players(table.seats),
+                hands=table.room.rules.match_hands or None,
+                resumed=True,
             )
+            conn.send(notice.to_dict())
             await table.inbox.put((where[1], reconnected(conn, since)))
             return
         # owned by another process: relay it (the owner sends what was missed, then a snapshot)
         self.seat_of[account.id] = where
-        conn.send({"type": "match", "match": where[0], "seat": where[1], "resumed": True})
+        conn.send(O.MatchNotice(where[0], where[1], resumed=True).to_dict())
         await self.backend.attach(conn, where[0], where[1], since)
 
     # ------------------------------------------------------------------------- matchmaking
@@ -417,18 +415,18 @@ class Hub:
         assert aid is not None
         room = self.rooms.get(msg.room)
         if room is None:
-            conn.send(P.error("no_such_room", f"unknown room {msg.room!r}"))
+            conn.send(O.Error("no_such_room", f"unknown room {msg.room!r}").to_dict())
             return
         playing = await self.backend.seat_of(aid)
         if playing is not None:
-            conn.send(P.error("already_playing", f"you are playing match {playing[0]!r}"))
+            conn.send(O.Error("already_playing", f"you are playing match {playing[0]!r}").to_dict())
             return
         balance = await self.store.balance(aid)
         if balance < room.entry_min:
             conn.send(
-                P.error(
+                O.Error(
                     "not_enough_beans", f"room {room.id} needs {room.entry_min} beans; you have {balance}"
-                )
+                ).to_dict()
             )
             return
         await self.backend.unqueue(aid)
@@ -439,7 +437,7 @@ class Hub:
             return
         rating = await self.store.rating_of(aid, room.rules.family)
         await self.backend.enqueue(room.id, aid, rating)
-        conn.send({"type": "queued", "room": room.id, "bot_after_s": self.settings.bot_fill_s})
+        conn.send(O.Queued(room.id, self.settings.bot_fill_s).to_dict())
         await self._pair(room)
 
     async def _pair(self, room: Room) -> None:
@@ -499,22 +497,18 @@ class Hub:
             )
         table = Table(self, match_id, room, seats)
         await self.backend.open_match(table)
-        players = [
-            {"name": x.name, "bot": x.bot is not None, "level": bot_level(x.bot.name) if x.bot else None}
-            for x in seats
-        ]
+        players = O.players(seats)
         for seat, s in enumerate(seats):
             if s.bot is None:
                 await self.backend.set_seat(s.account_id, match_id, seat)
-                message = {
-                    "type": "match",
-                    "match": match_id,
-                    "seat": seat,
-                    "room": room.id,
-                    "players": players,
-                    "hands": room.rules.match_hands or None,
-                    "commitment": commitment(table.match.secret, 1),
-                }
+                message = O.MatchNotice(
+                    match_id,
+                    seat,
+                    room=room.id,
+                    players=players,
+                    hands=room.rules.match_hands or None,
+                    commitment=commitment(table.match.secret, 1),
+                ).to_dict()
                 s.conn = self.connections.get(s.account_id)
                 if s.conn is not None:
                     s.entropy = getattr(s.conn, "entropy", None)

@@ -17,6 +17,7 @@ from erma.game.state import GameState
 from erma.server.backend import match_log
 from erma.server.commitment import commitment, deal_proof
 from erma.server.config import Room
+from erma.server.outbound import HandEnd
 from erma.server.rated import block_of, rated_hand
 
 
@@ -54,7 +55,7 @@ class Settled:
     """Whether the match ends with this hand."""
     balances: list[int]
     """The balances after the settlement."""
-    hand_end: dict[str, Any]
+    hand_end: HandEnd
     """The hand_end message for each person's seat."""
 
 
@@ -160,18 +161,17 @@ async def settle(store: Any, metrics: Counter[str], hand: HandAtEnd, gone: list[
     if gone:
         match.over = True
     over = over or match.over
-    hand_end = {
-        "type": "hand_end",
-        "result": result.to_json(),
-        "seed": state.seed,
-        "salt": hand.salt,
-        "digest": hand.digest,
-        "record_id": record_id,
-        "balances": balances,
-        "beans": bean_changes(hand, result, gone, balances, rate),
-        "bean_rate": rate,
-        "scores": match.scores,
-        **deal_proof(match.secret, match.hand_no, hand.contributions),
-        "next_commitment": None if over else commitment(match.secret, match.hand_no + 1),
-    }
+    hand_end = HandEnd(
+        result=result,
+        seed=state.seed,
+        salt=hand.salt,
+        digest=hand.digest,
+        record_id=record_id,
+        balances=balances,
+        beans=bean_changes(hand, result, gone, balances, rate),
+        bean_rate=rate,
+        scores=match.scores,
+        proof=deal_proof(match.secret, match.hand_no, hand.contributions),
+        next_commitment=None if over else commitment(match.secret, match.hand_no + 1),
+    )
     return Settled(over=over, balances=balances, hand_end=hand_end)

@@ -17,7 +17,6 @@ import time
 from typing import Any
 
 from erma.bots import make_bot
-from erma.bots.registry import bot_level
 from erma.errors import ErmaError, IllegalActionError
 from erma.game import Phase, apply, legal_actions
 from erma.game.actions import Action, Kind
@@ -28,6 +27,7 @@ from erma.game.result import EndReason
 from erma.game.seatview import seat_view
 from erma.game.state import GameState
 from erma.game.view import view_for
+from erma.server import outbound as O
 from erma.server import protocol as P
 from erma.server.backend import Fenced, match_log
 from erma.server.commitment import bot_contribution, deal_digest
@@ -193,7 +193,7 @@ class Table:
                 s.event_no += 1
                 fresh = True
                 pause = window if seen["type"] == "discard" and seen.get("seat") == seat else 0.0
-                self.post(seat, {"type": "event", "event": seen}, pause_after=pause)
+                self.post(seat, O.Event(seen).to_dict(), pause_after=pause)
             s.sent_events = len(state.events)
             if fresh:
                 s.needs_view = True
@@ -204,17 +204,14 @@ class Table:
                 continue
             if s.needs_view and not (hidden_stop and state.actor != seat):
                 s.needs_view = False
-                self.post(seat, {"type": "view", "view": self._view(seat)})
+                self.post(seat, O.View(self._view(seat)).to_dict())
 
     def _view(self, seat: int) -> dict[str, Any]:
         assert self.state is not None
         view = view_for(self.state, seat)
         s = self.seats[seat]
         view["autoplay"] = s.autoplay
-        view["players"] = [
-            {"name": x.name, "bot": x.is_bot, "level": bot_level(x.bot.name) if x.bot is not None else None}
-            for x in self.seats
-        ]
+        view["players"] = O.players(self.seats)
         view["room"] = self.room.id
         view["hand_no"] = self.match.hand_no
         view["digest"] = self.digest
@@ -243,7 +240,7 @@ class Table:
                 if m["type"] == "view":
                     view = {**m["view"], "autoplay": s.autoplay}
                     view.pop("deadline_ms", None)
-                    self._send(s.conn, {"type": "snapshot", "match": self.id, "v": upto, "view": view})
+                    self._send(s.conn, O.Snapshot(self.id, upto, view).to_dict())
                     return
                 if m["type"] == "hand_start":
                     return
@@ -251,9 +248,7 @@ class Table:
         for m in s.log[since + 1 :]:
             self._send(s.conn, logged(m))
         if self.state is not None:
-            self._send(
-                s.conn, {"type": "snapshot", "match": self.id, "v": len(s.log) - 1, "view": self._view(seat)}
-            )
+            self._send(s.conn, O.Snapshot(self.id, len(s.log) - 1, self._view(seat)).to_dict())
 
     def resync_all(self) -> None:
         """Send every connected seat a snapshot (after a takeover or a lost connection to Redis); a relay
@@ -305,7 +300,7 @@ class Table:
                     log.warning("match %s: its last rated match could not be closed: %r", self.id, exc)
                 for seat in range(2):  # the table stops: nothing waits for a pause any more
                     self.release(seat, everything=True)
-                end = {"type": "match_end", "scores": self.match.scores, "hands": self.match.hand_no}
+                end = O.MatchEnd(self.match.scores, self.match.hand_no).to_dict()
                 with contextlib.suppress(Exception):  # (Redis away: the endings are not kept)
                     await self._stash_missed(end)
                 await self.host.table_done(self)
@@ -425,14 +420,7 @@ class Table:
             if not s.is_bot:
                 self.post(
                     seat,
-                    {
-                        "type": "hand_start",
-                        "hand_no": self.match.hand_no,
-                        "seat": seat,
-                        "digest": self.digest,
-                        "rules": rules.name,
-                        "room": self.room.id,
-                    },
+                    O.HandStart(self.match.hand_no, seat, self.digest, rules.name, self.room.id).to_dict(),
                 )
         await self._play_turns()
         await self._finish_hand()
@@ -504,7 +492,7 @@ class Table:
 
     def _flush_view(self, seat: int) -> None:
         if not self.seats[seat].is_bot:
-            self.post(seat, {"type": "view", "view": self._view(seat)})
+            self.post(seat, O.View(self._view(seat)).to_dict())
 
     def _apply(self, seat: int, action: Action, seq: int | None = None) -> None:
         state = self.state
@@ -565,13 +553,13 @@ class Table:
                 if conn is not None:
                     self._send(
                         conn,
-                        s.acked.get(msg.seq, {"type": "ack", "match": self.id, "seq": msg.seq, "dup": True}),
+                        s.acked.get(msg.seq, O.Ack(self.id, msg.seq, dup=True).to_dict()),
                     )
                 return False
             refusal = self._refusal(seat)
             if refusal is not None:
                 if conn is not None:
-                    self._send(conn, P.error(*refusal, msg.seq, self.id))
+                    self._send(conn, O.Error(*refusal, msg.seq, self.id).to_dict())
                 return False
             try:
                 action = Action.parse(msg.action)
@@ -580,13 +568,13 @@ class Table:
                 self._apply(seat, action, msg.seq)
             except ErmaError as exc:
                 if conn is not None:
-                    self._send(conn, P.error("illegal_action", str(exc), msg.seq, self.id))
+                    self._send(conn, O.Error("illegal_action", str(exc), msg.seq, self.id).to_dict())
                 return False
             s.autoplay = False
             s.timeouts = 0
             s.needs_view = True
             s.last_seq = msg.seq
-            ack = {"type": "ack", "match": self.id, "seq": msg.seq}
+            ack = O.Ack(self.id, msg.seq).to_dict()
             s.acked[msg.seq] = ack
             if len(s.acked) > 64:
                 s.acked.pop(min(s.acked))
@@ -690,7 +678,7 @@ class Table:
             if s.is_bot:
                 continue
             s.needs_view = False
-            self.post(seat, settled.hand_end)
+            self.post(seat, settled.hand_end.to_dict())
         for seat in range(2):  # (the pause after one's last discard holds the hand_end too)
             self.release(seat)
         self.unit = ""
