@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from erma.server import outbound as O
 from erma.server import protocol as P
-from erma.server.backend import Backend, LocalBackend, match_log
+from erma.server.backends import Backend, LocalBackend, match_log
 from erma.server.commitment import commitment
 from erma.server.config import Room, Settings
 from erma.server.ports import OwnedTable

@@ -8,7 +8,7 @@ the others to be typed.
 - :class:`BackendHost`: what a backend needs of the hub.
 
 :class:`erma.server.hub.Hub` implements both hosts, :class:`erma.server.table.Table` is an owned table, the
-backends (:mod:`erma.server.backend`, :mod:`erma.server.redis_backend`) are match backends.
+backends (:mod:`erma.server.backends`) are match backends.
 """
 
 from __future__ import annotations

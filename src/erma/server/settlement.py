@@ -14,7 +14,7 @@ from erma.game.match import Match
 from erma.game.record import to_record
 from erma.game.result import EndReason, HandResult
 from erma.game.state import GameState
-from erma.server.backend import match_log
+from erma.server.backends import match_log
 from erma.server.commitment import commitment, deal_proof
 from erma.server.config import Room
 from erma.server.outbound import HandEnd

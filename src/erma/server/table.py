@@ -29,7 +29,7 @@ from erma.game.state import GameState
 from erma.game.view import view_for
 from erma.server import outbound as O
 from erma.server import protocol as P
-from erma.server.backend import Fenced, match_log
+from erma.server.backends import Fenced, match_log
 from erma.server.commitment import bot_contribution, deal_digest
 from erma.server.config import Room
 from erma.server.ports import TableHost
