@@ -15,7 +15,7 @@ from erma.game.state import GameState
 
 
 class SeatConn(Protocol):
-    """Where a seat's messages go: a socket here (hub.Connection) or one on another process."""
+    """Where a seat's messages go: a socket here (connection.Connection) or one on another process."""
 
     cid: str
 
