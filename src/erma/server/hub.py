@@ -453,9 +453,7 @@ class Hub:
     async def table_done(self, table: OwnedTable) -> None:
         """A table finished: free its seats (before match_end goes out, so the players can queue again)."""
         self.tables.pop(table.id, None)
-        for s in table.seats:
-            if self.seat_of.get(s.account_id, ("",))[0] == table.id:
-                del self.seat_of[s.account_id]
+        self._unseat(table)
         self.metrics["matches_finished"] += 1
         for s in table.seats:
             if not s.is_bot:
@@ -468,6 +466,10 @@ class Hub:
         """A table stopped without ending its match (another process carries on)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+        self._unseat(table)
+
+    def _unseat(self, table: OwnedTable) -> None:
+        """Forget where the sockets here sit at ``table``."""
         for s in table.seats:
             if self.seat_of.get(s.account_id, ("",))[0] == table.id:
                 del self.seat_of[s.account_id]
