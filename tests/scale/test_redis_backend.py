@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 import redis as redis_lib
 
-from erma.server.backend import Fenced
+from erma.server.backends import Fenced
+from erma.server.backends.redis import RedisBackend, RemoteSeat
+from erma.server.backends.redis.wire import received
 from erma.server.config import Settings
-from erma.server.redis_backend import RedisBackend, RemoteSeat, _received
 
 from ..server.conftest import run_async
 from .conftest import SHARED_REDIS, RedisServer, _unavailable
@@ -213,14 +214,14 @@ def test_a_relayed_seat_message_is_forwarded_as_its_text_and_old_envelopes_still
     }
     text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     data = seat.envelope(message, text)
-    got = _received(data)
+    got = received(data)
     assert got["text"] == text and (got["k"], got["m"], got["s"], got["cid"]) == ("out", "m1", 1, "p1:7")
     assert (got["v"], got["t"]) == (9, "view")
     assert json.loads(data)["msg"] == message  # a process of the earlier version reads it whole
     old = json.dumps({"k": "out", "m": "m1", "s": 1, "cid": "p1:7", "msg": message}, separators=(",", ":"))
-    got = _received(old)  # as that version publishes it
+    got = received(old)  # as that version publishes it
     assert json.loads(got["text"]) == message and (got["v"], got["t"]) == (9, "view")
-    assert _received('{"k":"in","m":"m1","msg":{"type":"action"}}') == {
+    assert received('{"k":"in","m":"m1","msg":{"type":"action"}}') == {
         "k": "in",
         "m": "m1",
         "msg": {"type": "action"},

@@ -6,7 +6,7 @@ import asyncio
 import random
 from types import SimpleNamespace
 
-from erma.server.backend import LocalBackend
+from erma.server.backends import LocalBackend
 from erma.server.config import Settings
 from erma.server.pairing import nearest_bot, pair_by_rating
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from erma.lab.loadtest import run_load
-from erma.server.seats import deal_digest
+from erma.server.commitment import deal_digest
 from erma.store import Store
 
 from .conftest import Client, Running, run_async, start_server, stop_server

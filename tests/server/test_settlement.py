@@ -6,6 +6,7 @@ server, and the ledger stays sound.
   escape 80 points = 400 beans).
 - classic64 without a cap: a win worth more than 88 points is paid in full.
 - A loser who holds less than the hand costs pays its whole balance (the balance cap), nothing more.
+- settle itself needs no table: given a hand's values and a stand-in ledger it returns what the table sends.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,12 @@ import httpx
 import pytest
 from sqlalchemy.engine import make_url
 
+from erma.game import apply
+from erma.game.actions import ESCAPE
+from erma.game.match import Match
+from erma.server.commitment import commitment, deal_proof
+from erma.server.config import load_rooms
+from erma.server.settlement import HandAtEnd, settle
 from erma.store import Store
 
 from ..store.conftest import PG_ADMIN, _admin
@@ -196,3 +204,61 @@ def test_a_loser_short_of_the_cost_pays_its_balance(served: Running) -> None:
     assert end["beans"][seat] == -before and end["beans"][1 - seat] == before
     assert end["balances"][seat] == 0
     assert _ledger_breaches(served) == []
+
+
+def test_settle_is_given_the_hands_values_and_returns_what_to_send() -> None:
+    """settle needs no table: given the ended hand's values it makes the ledger's one call, saves the record,
+    finishes the match's hand, and returns the hand_end (an escape: a forfeit, and the match is over)."""
+    room = load_rooms()["classic-novice"]
+    match = Match(room.rules, "secret")
+    contributions = ["ab", ""]
+    state = match.next_hand(contributions)
+    escaper = state.actor
+    apply(state, escaper, ESCAPE)
+    assert state.result is not None
+
+    calls: list[tuple[Any, ...]] = []
+
+    class Ledger:
+        async def forfeit(self, unit: str, account: int, beans: int, rated: Any) -> bool:
+            calls.append(("forfeit", unit, account, beans))
+            return True
+
+        async def balances(self, ids: list[int]) -> list[int]:
+            return [1000, 2000]
+
+        async def save_record(self, unit: str, ids: list[int], record: dict[str, Any], summary: Any) -> int:
+            calls.append(("record", unit, record["match"], summary["reason"]))
+            return 42
+
+    hand = HandAtEnd(
+        match_id="m1",
+        room=room,
+        match=match,
+        state=state,
+        players=["甲", "乙"],
+        accounts=[7, 8],
+        unit="m1:1",
+        held={7: 10**6, 8: 10**6},
+        balances_before=[1000, 1000],
+        digest="d",
+        salt="s",
+        contributions=contributions,
+        over=False,
+    )
+    metrics: Counter[str] = Counter()
+    settled = run_async(settle(Ledger(), metrics, hand, []))
+    points = state.result.points
+    assert calls == [
+        ("forfeit", "m1:1", [7, 8][escaper], points * room.bean_rate),
+        ("record", "m1:1", "m1", "escape"),
+    ]
+    assert metrics["ledger_transactions"] == 1
+    assert settled.over and match.over and settled.balances == [1000, 2000]
+    end = settled.hand_end.to_dict()
+    assert end["record_id"] == 42 and end["next_commitment"] is None
+    assert end["beans"][escaper] == -points * room.bean_rate
+    assert {k: end[k] for k in ("server_seed", "commitment", "contributions")} == deal_proof(
+        "secret", 1, contributions
+    )
+    assert end["commitment"] == commitment("secret", 1)

@@ -42,7 +42,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
     from erma.game.match import deal_seed
     from erma.game.record import load, verify
-    from erma.server.seats import deal_digest
+    from erma.server.commitment import deal_digest
 
     record = load(args.file)
     problems = []

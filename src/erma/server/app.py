@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         )
         backend: Any = None
         if settings.redis_url:
-            from erma.server.redis_backend import RedisBackend
+            from erma.server.backends.redis import RedisBackend
 
             backend = RedisBackend(settings.redis_url, settings)
         hub = Hub(settings, rooms, st, backend)

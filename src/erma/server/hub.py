@@ -1,23 +1,28 @@
-"""The hub (大厅): live connections, the lobby, matchmaking and the tables of one server process."""
+"""The hub (大厅): live connections, the lobby, matchmaking and the tables of one server process (a socket's
+own machinery is in :mod:`erma.server.connection`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
 from collections import Counter, deque
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from erma.bots.registry import bot_level
+from erma.server import outbound as O
 from erma.server import protocol as P
-from erma.server.backend import Backend, LocalBackend, match_log
+from erma.server.backends import Backend, LocalBackend, match_log
+from erma.server.commitment import commitment
 from erma.server.config import Room, Settings
-from erma.server.seats import SeatInfo, disconnected, reconnected
+from erma.server.connection import Bucket, Connection, Latency
+from erma.server.ports import OwnedTable
+from erma.server.restore import restore_table
+from erma.server.seats import SeatConn, SeatInfo, disconnected, reconnected
 from erma.server.table import Table
 from erma.server.thinker import Thinker
 
@@ -38,122 +43,9 @@ rating (:func:`erma.server.pairing.nearest_bot`, anchors in erma/ratings/anchors
 for in quick match takes the room's ``bot_level`` (docs/bots.md)."""
 
 
-class Latency:
-    """A Prometheus histogram of action latencies (ms): from the action reaching a socket to its ack."""
-
-    BUCKETS = (1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500)
-
-    def __init__(self) -> None:
-        self.counts = [0] * (len(self.BUCKETS) + 1)
-        self.total = 0.0
-        self.n = 0
-
-    def observe(self, ms: float) -> None:
-        """Count one latency."""
-        i = 0
-        while i < len(self.BUCKETS) and ms > self.BUCKETS[i]:
-            i += 1
-        self.counts[i] += 1
-        self.total += ms
-        self.n += 1
-
-    def lines(self, name: str) -> list[str]:
-        """The histogram in Prometheus text format."""
-        out = [f"# TYPE {name} histogram"]
-        running = 0
-        for bound, c in zip(self.BUCKETS, self.counts, strict=False):
-            running += c
-            out.append(f'{name}_bucket{{le="{bound}"}} {running}')
-        out.append(f'{name}_bucket{{le="+Inf"}} {self.n}')
-        out += [f"{name}_sum {self.total:.3f}", f"{name}_count {self.n}"]
-        return out
-
-
-_cids = iter(range(1, 1 << 62))
-
-
-class Bucket:
-    """A token bucket (限流): ``rate`` messages a second on average, ``burst`` at once."""
-
-    __slots__ = ("burst", "rate", "stamp", "tokens")
-
-    def __init__(self, rate: float, burst: float, now: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.stamp = burst, now
-
-    def take(self, now: float) -> bool:
-        """Spend one token if there is one."""
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def full(self, now: float) -> bool:
-        """Whether the bucket has refilled (an idle address's bucket can be forgotten)."""
-        return self.tokens + (now - self.stamp) * self.rate >= self.burst
-
-
-class Connection:
-    """One client socket; a writer task sends queued messages in order so no table waits on a slow client."""
-
-    def __init__(self, ws: WebSocket, pid: str = "", latency: Latency | None = None) -> None:
-        self.ws = ws
-        self.cid = f"{pid}:{next(_cids)}"
-        """This socket's id among every process's sockets."""
-        self.account_id: int | None = None
-        self.name = ""
-        self.outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
-        self.closed = False
-        self.latency = latency
-        self.entropy: str | None = None
-        """The contribution to a first hand's seed sent with hello (a fallback for ``next``'s)."""
-        self.sent_at: dict[int, float] = {}
-        """Action seq → when it reached this socket (for the latency histogram)."""
-        self.writer = asyncio.create_task(self._write())
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message for the client."""
-        if not self.closed:
-            if message.get("type") == "ack" and self.latency is not None:
-                t = self.sent_at.pop(message.get("seq", -1), None)
-                if t is not None:
-                    self.latency.observe((time.monotonic() - t) * 1000)
-            self.outbox.put_nowait(message)
-
-    def send_text(self, text: str) -> None:
-        """Queue a message already encoded as JSON text (a seat message as stored in its stream)."""
-        if not self.closed:
-            self.outbox.put_nowait(text)
-
-    async def _write(self) -> None:
-        while True:
-            message = await self.outbox.get()
-            if message is None:
-                return
-            try:
-                if not isinstance(message, str):
-                    message = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-                await self.ws.send_text(message)
-            except Exception:  # the socket went away; the reader notices
-                self.closed = True
-                return
-
-    async def close(self, reason: str = "", code: int = 4000) -> None:
-        """Stop writing and close the socket."""
-        if self.closed:
-            return
-        self.closed = True
-        self.outbox.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.writer, 2)
-        with contextlib.suppress(Exception):
-            await self.ws.close(code=code, reason=reason[:100])
-
-
 class Hub:
-    """Everything live in one process."""
+    """Everything live in one process: the host of its tables and of its backend (:class:`erma.server.ports.
+    TableHost`, :class:`erma.server.ports.BackendHost`)."""
 
     def __init__(
         self, settings: Settings, rooms: dict[str, Room], store: Any, backend: Backend | None = None
@@ -207,7 +99,7 @@ class Hub:
             await conn.close("server stopping")
         self.thinker.stop()
 
-    def spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run a coroutine in the background (kept referenced until it ends)."""
         task = asyncio.create_task(coro)
         self._tasks.add(task)
@@ -247,7 +139,7 @@ class Hub:
         conn = Connection(ws, self.backend.pid, self.latency)
         self.metrics["sockets_opened"] += 1
         if "token" in ws.query_params:  # a token in a URL ends up in logs and histories: refused
-            conn.send(P.error("token_in_url", "send the session token in hello, never in the URL"))
+            conn.send(O.Error("token_in_url", "send the session token in hello, never in the URL").to_dict())
             await conn.close("token in the URL", code=1008)
             await self._gone(conn)
             return
@@ -268,11 +160,17 @@ class Hub:
                 if self._limited(conn, bucket, address):
                     self.metrics["rate_limited"] += 1
                     if not abuse.take(time.monotonic()):
-                        conn.send(P.error("rate_limited", "too many messages: closing the connection"))
+                        conn.send(
+                            O.Error("rate_limited", "too many messages: closing the connection").to_dict()
+                        )
                         await conn.close("too many messages", code=1008)
                         break
                     if not warned:
-                        conn.send(P.error("rate_limited", "too many messages; slow down or be disconnected"))
+                        conn.send(
+                            O.Error(
+                                "rate_limited", "too many messages; slow down or be disconnected"
+                            ).to_dict()
+                        )
                         warned = True
                     continue
                 warned = False
@@ -282,17 +180,17 @@ class Hub:
                 try:
                     msg = P.parse_message(data)
                 except P.ProtocolError as exc:
-                    conn.send(P.error(exc.code, str(exc), exc.seq))
+                    conn.send(O.Error(exc.code, str(exc), exc.seq).to_dict())
                     continue
                 except Exception:  # parse_message raises nothing else; never let it close the socket
                     log.exception("parsing a message")
-                    conn.send(P.error("bad_message", "the message could not be read"))
+                    conn.send(O.Error("bad_message", "the message could not be read").to_dict())
                     continue
                 try:
                     await self._dispatch(conn, msg)
                 except Exception:  # never let one message kill the socket or a table
                     log.exception("message %r", msg)
-                    conn.send(P.error("server_error", "the server could not handle that message"))
+                    conn.send(O.Error("server_error", "the server could not handle that message").to_dict())
         finally:
             await self._gone(conn)
 
@@ -315,22 +213,22 @@ class Hub:
 
     async def _dispatch(self, conn: Connection, msg: Any) -> None:
         if isinstance(msg, P.Ping):
-            conn.send({"type": "pong", "t": msg.t})
+            conn.send(O.Pong(msg.t).to_dict())
             return
         if isinstance(msg, P.Hello):
             await self._hello(conn, msg)
             return
         if conn.account_id is None:
-            conn.send(P.error("not_authenticated", "send hello with a session token first"))
+            conn.send(O.Error("not_authenticated", "send hello with a session token first").to_dict())
             return
         aid = conn.account_id
         if isinstance(msg, P.Rooms):
-            conn.send({"type": "rooms", "rooms": [r.public() for r in self.rooms.values()]})
+            conn.send(O.Rooms([r.public() for r in self.rooms.values()]).to_dict())
         elif isinstance(msg, P.Queue):
             await self._queue(conn, msg)
         elif isinstance(msg, P.Cancel):
             await self.backend.unqueue(aid)
-            conn.send({"type": "cancelled"})
+            conn.send(O.Cancelled().to_dict())
         else:  # match messages
             if isinstance(msg, P.Act):
                 conn.sent_at[msg.seq] = time.monotonic()
@@ -350,29 +248,26 @@ class Hub:
             ):
                 return
             seq = getattr(msg, "seq", None)
-            conn.send(P.error("no_such_match", f"you are not playing match {msg.match!r}", seq, msg.match))
+            conn.send(
+                O.Error("no_such_match", f"you are not playing match {msg.match!r}", seq, msg.match).to_dict()
+            )
 
     async def _hello(self, conn: Connection, msg: P.Hello) -> None:
         account = await self.store.account_for_session(msg.token)
         if account is None:
-            conn.send(P.error("bad_token", "unknown or expired session token"))
+            conn.send(O.Error("bad_token", "unknown or expired session token").to_dict())
             return
         old = self.connections.get(account.id)
         conn.account_id, conn.name = account.id, account.name
         conn.entropy = msg.entropy
         self.connections[account.id] = conn
         if old is not None and old is not conn:  # one live socket per account: the new one wins
-            old.send({"type": "replaced", "message": "signed in elsewhere"})
+            old.send(O.Replaced("signed in elsewhere").to_dict())
             old.account_id = None
             await old.close("replaced by a new connection")
         balance = await self.store.balance(account.id)
         conn.send(
-            {
-                "type": "welcome",
-                "protocol": P.PROTOCOL_VERSION,
-                "account": {"id": account.id, "name": account.name, "guest": account.is_guest},
-                "balance": balance,
-            }
+            O.Welcome(P.PROTOCOL_VERSION, account.id, account.name, account.is_guest, balance).to_dict()
         )
         await self.backend.connected(conn)
         where = await self.backend.seat_of(account.id)
@@ -384,25 +279,20 @@ class Hub:
         table = self.tables.get(where[0])
         if table is not None:
             self.seat_of[account.id] = where
-            conn.send(
-                {
-                    "type": "match",
-                    "match": table.id,
-                    "seat": where[1],
-                    "room": table.room.id,
-                    "players": [
-                        {"name": x.name, "bot": x.is_bot, "level": bot_level(x.bot.name) if x.bot else None}
-                        for x in table.seats
-                    ],
-                    "hands": table.room.rules.match_hands or None,
-                    "resumed": True,
-                }
+            notice = O.MatchNotice(
+                table.id,
+                where[1],
+                room=table.room.id,
+                players=O.players(table.seats),
+                hands=table.room.rules.match_hands or None,
+                resumed=True,
             )
+            conn.send(notice.to_dict())
             await table.inbox.put((where[1], reconnected(conn, since)))
             return
         # owned by another process: relay it (the owner sends what was missed, then a snapshot)
         self.seat_of[account.id] = where
-        conn.send({"type": "match", "match": where[0], "seat": where[1], "resumed": True})
+        conn.send(O.MatchNotice(where[0], where[1], resumed=True).to_dict())
         await self.backend.attach(conn, where[0], where[1], since)
 
     # ------------------------------------------------------------------------- matchmaking
@@ -412,18 +302,18 @@ class Hub:
         assert aid is not None
         room = self.rooms.get(msg.room)
         if room is None:
-            conn.send(P.error("no_such_room", f"unknown room {msg.room!r}"))
+            conn.send(O.Error("no_such_room", f"unknown room {msg.room!r}").to_dict())
             return
         playing = await self.backend.seat_of(aid)
         if playing is not None:
-            conn.send(P.error("already_playing", f"you are playing match {playing[0]!r}"))
+            conn.send(O.Error("already_playing", f"you are playing match {playing[0]!r}").to_dict())
             return
         balance = await self.store.balance(aid)
         if balance < room.entry_min:
             conn.send(
-                P.error(
+                O.Error(
                     "not_enough_beans", f"room {room.id} needs {room.entry_min} beans; you have {balance}"
-                )
+                ).to_dict()
             )
             return
         await self.backend.unqueue(aid)
@@ -434,7 +324,7 @@ class Hub:
             return
         rating = await self.store.rating_of(aid, room.rules.family)
         await self.backend.enqueue(room.id, aid, rating)
-        conn.send({"type": "queued", "room": room.id, "bot_after_s": self.settings.bot_fill_s})
+        conn.send(O.Queued(room.id, self.settings.bot_fill_s).to_dict())
         await self._pair(room)
 
     async def _pair(self, room: Room) -> None:
@@ -494,22 +384,18 @@ class Hub:
             )
         table = Table(self, match_id, room, seats)
         await self.backend.open_match(table)
-        players = [
-            {"name": x.name, "bot": x.bot is not None, "level": bot_level(x.bot.name) if x.bot else None}
-            for x in seats
-        ]
+        players = O.players(seats)
         for seat, s in enumerate(seats):
             if s.bot is None:
                 await self.backend.set_seat(s.account_id, match_id, seat)
-                message = {
-                    "type": "match",
-                    "match": match_id,
-                    "seat": seat,
-                    "room": room.id,
-                    "players": players,
-                    "hands": room.rules.match_hands or None,
-                    "commitment": table.commitment(1),
-                }
+                message = O.MatchNotice(
+                    match_id,
+                    seat,
+                    room=room.id,
+                    players=players,
+                    hands=room.rules.match_hands or None,
+                    commitment=commitment(table.match.secret, 1),
+                ).to_dict()
                 s.conn = self.connections.get(s.account_id)
                 if s.conn is not None:
                     s.entropy = getattr(s.conn, "entropy", None)
@@ -538,12 +424,36 @@ class Hub:
         self.metrics["matches_started"] += 1
         table.task = asyncio.create_task(table.run())
 
-    async def table_done(self, table: Table) -> None:
+    def take_over(
+        self,
+        match_id: str,
+        room: Room,
+        meta: dict[str, Any],
+        entries: list[dict[str, Any]],
+        seat_logs: list[list[dict[str, Any]]],
+        epoch: int,
+        conns: Sequence[SeatConn | None],
+    ) -> Table:
+        """Own a match another process ran (its backend found it unowned): rebuild its table from its
+        essentials, its log and its seats' streams, seat each person's connection (None: away, auto-play after
+        the reconnect grace), and run it."""
+        table = restore_table(self, match_id, room, meta, entries, seat_logs)
+        table.epoch = epoch
+        for s, conn in zip(table.seats, conns, strict=True):
+            if s.is_bot:
+                continue
+            if conn is not None:
+                s.conn = conn
+            else:
+                s.autoplay = True
+                s.away_since = time.monotonic()
+        self.start_table(table)
+        return table
+
+    async def table_done(self, table: OwnedTable) -> None:
         """A table finished: free its seats (before match_end goes out, so the players can queue again)."""
         self.tables.pop(table.id, None)
-        for s in table.seats:
-            if self.seat_of.get(s.account_id, ("",))[0] == table.id:
-                del self.seat_of[s.account_id]
+        self._unseat(table)
         self.metrics["matches_finished"] += 1
         for s in table.seats:
             if not s.is_bot:
@@ -552,10 +462,14 @@ class Hub:
                 except Exception:  # Redis away: the seat entry expires with the match's keys
                     log.warning("could not free the seat of %s in %s", s.account_id, table.id)
 
-    def table_lost(self, table: Table) -> None:
+    def table_lost(self, table: OwnedTable) -> None:
         """A table stopped without ending its match (another process carries on)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+        self._unseat(table)
+
+    def _unseat(self, table: OwnedTable) -> None:
+        """Forget where the sockets here sit at ``table``."""
         for s in table.seats:
             if self.seat_of.get(s.account_id, ("",))[0] == table.id:
                 del self.seat_of[s.account_id]

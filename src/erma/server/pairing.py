@@ -4,7 +4,7 @@ The queue is taken oldest first: each player still unpaired is offered the neare
 and they are paired if the gap is within ``window + widen_per_s × wait`` (the wait of the longer-waiting of
 the two): close ratings at once, wider gaps as people wait. Whoever has waited the bot-fill time is seated
 with the bot whose anchor is nearest their rating. The Redis backend runs the same rule in a Lua script
-(``erma.server.redis_backend._POP_ROUND``).
+(``erma.server.backends.redis.scripts.POP_ROUND``).
 """
 
 from __future__ import annotations

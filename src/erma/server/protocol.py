@@ -1,4 +1,5 @@
-"""The websocket protocol (协议): typed client messages in one envelope, one parser, error replies.
+"""The websocket protocol (协议): typed client messages in one envelope, one parser (the server's messages
+are in :mod:`erma.server.outbound`).
 
 Every client message is a JSON object with a ``type``; actions carry a per-match ``seq`` that the server
 acknowledges (a retried seq is acknowledged again and not applied twice). Every server message is a JSON
@@ -242,13 +243,3 @@ def parse_message(raw: str | bytes) -> Any:
 def parse_object(data: dict[str, Any]) -> Any:
     """Read a client message already decoded (one forwarded by another server process)."""
     return _ADAPTER.validate_python(data)
-
-
-def error(code: str, message: str, seq: int | None = None, match: str | None = None) -> dict[str, Any]:
-    """An error reply."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if seq is not None:
-        out["seq"] = seq
-    if match is not None:
-        out["match"] = match
-    return out

@@ -4,23 +4,21 @@ ends."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from erma.bots import make_bot
 from erma.game import apply
 from erma.game.actions import Action
 from erma.game.state import GameState
+from erma.server.commitment import deal_digest
 from erma.server.config import Room
-from erma.server.seats import SeatInfo, deal_digest, events_sent, global_index, hand_end_posted
-
-if TYPE_CHECKING:
-    from erma.server.hub import Hub
-    from erma.server.table import Table
+from erma.server.ports import TableHost
+from erma.server.seats import SeatInfo, events_sent, global_index, hand_end_posted
+from erma.server.table import Table
 
 
 def restore_table(
-    cls: type[Table],
-    hub: Hub,
+    host: TableHost,
     match_id: str,
     room: Room,
     meta: dict[str, Any],
@@ -33,7 +31,7 @@ def restore_table(
     for x in meta["seats"]:
         bot = make_bot(x.get("level") or "greedy", match_id) if x["bot"] else None
         seats.append(SeatInfo(account_id=x["account"], name=x["name"], bot=bot))
-    table = cls(hub, match_id, room, seats, secret=meta["secret"])
+    table = Table(host, match_id, room, seats, secret=meta["secret"])
     for seat, s in enumerate(seats):
         s.log = list(seat_logs[seat])
     state: GameState | None = None

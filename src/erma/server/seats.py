@@ -4,7 +4,6 @@ helpers that read a seat's message stream (reconnection, takeover)."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import time
 from collections import deque
@@ -15,13 +14,8 @@ from erma.bots.base import Bot
 from erma.game.state import GameState
 
 
-def deal_digest(salt: str, seed: str) -> str:
-    """The commitment to a hand's seed sent with the deal: sha256 of ``salt:seed``."""
-    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
-
-
 class SeatConn(Protocol):
-    """Where a seat's messages go: a socket here (hub.Connection) or one on another process."""
+    """Where a seat's messages go: a socket here (connection.Connection) or one on another process."""
 
     cid: str
 

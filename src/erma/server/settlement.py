@@ -1,20 +1,65 @@
 """A hand's settlement (结算) at a table: the ledger's one terminal transaction (a win, a draw's refund, an
-escape's or a seat gone's forfeit), the rated hand stored with it, the record, and the hand_end messages."""
+escape's or a seat gone's forfeit), the rated hand stored with it, the record, and the hand_end message.
+
+:func:`settle` is given what it needs of the table (:class:`HandAtEnd`) and returns what the table is to do
+(:class:`Settled`): it never reaches into the table."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
 
+from erma.game.match import Match
 from erma.game.record import to_record
 from erma.game.result import EndReason, HandResult
-from erma.server.backend import match_log
+from erma.game.state import GameState
+from erma.server.backends import match_log
+from erma.server.commitment import commitment, deal_proof
+from erma.server.config import Room
+from erma.server.outbound import HandEnd
 from erma.server.rated import block_of, rated_hand
 
-if TYPE_CHECKING:
-    from erma.server.table import Table
+
+@dataclass(frozen=True)
+class HandAtEnd:
+    """What a hand's settlement needs of its table."""
+
+    match_id: str
+    room: Room
+    match: Match
+    """The match (its hand finished here)."""
+    state: GameState
+    """The hand, ended."""
+    players: list[str]
+    """The seats' names."""
+    accounts: list[int]
+    """The seats' account ids."""
+    unit: str
+    """The ledger's unit of the hand."""
+    held: dict[int, int] | None
+    """What the ledger holds of each account for the hand (None: taken over without the holdings)."""
+    balances_before: list[int]
+    digest: str
+    salt: str
+    contributions: list[str] | None
+    over: bool
+    """Whether the table was already ending its match."""
 
 
-def forfeit_of(table: Table, result: HandResult, gone: list[int]) -> tuple[int, int] | None:
+@dataclass(frozen=True)
+class Settled:
+    """What a settlement leaves the table to do."""
+
+    over: bool
+    """Whether the match ends with this hand."""
+    balances: list[int]
+    """The balances after the settlement."""
+    hand_end: HandEnd
+    """The hand_end message for each person's seat."""
+
+
+def forfeit_of(state: GameState, result: HandResult, gone: list[int]) -> tuple[int, int] | None:
     """(seat, points) of an escape or of a seat gone at the hand's end (forfeit: the family's escape
     penalty), or None."""
     if result.reason is EndReason.ESCAPE:
@@ -22,8 +67,6 @@ def forfeit_of(table: Table, result: HandResult, gone: list[int]) -> tuple[int, 
         return result.escaper, result.points
     if not gone:
         return None
-    state = table.state
-    assert state is not None
     points = state.family.escape_points(
         state.rules,
         dealer=state.dealer,
@@ -35,17 +78,17 @@ def forfeit_of(table: Table, result: HandResult, gone: list[int]) -> tuple[int, 
 
 
 def bean_changes(
-    table: Table, result: HandResult, gone: list[int], balances: list[int], rate: int
+    hand: HandAtEnd, result: HandResult, gone: list[int], balances: list[int], rate: int
 ) -> list[int]:
     """Each seat's bean change in this hand: what the ledger moved, a payer paying at most what it staked
     (from the holdings; a bot account's balance also moves with its other tables, so no balance
     difference is used when the holdings are known)."""
-    held = table.held
+    held = hand.held
     if held is None:  # taken over without the holdings: the balances tell it for one-table accounts
-        return [after - before for after, before in zip(balances, table.balances_before, strict=True)]
-    ids = [s.account_id for s in table.seats]
+        return [after - before for after, before in zip(balances, hand.balances_before, strict=True)]
+    ids = hand.accounts
     out = [0, 0]
-    forfeit = forfeit_of(table, result, gone)
+    forfeit = forfeit_of(hand.state, result, gone)
     if forfeit is not None:
         payer, points = forfeit
         paid = min(points * rate, held.get(ids[payer], 0))
@@ -59,97 +102,76 @@ def bean_changes(
     return out
 
 
-async def settle(table: Table, end: dict[str, Any]) -> None:
-    """The ledger's terminal transaction of the hand, its record, and the hand_end messages."""
-    state = table.state
-    assert state is not None and state.result is not None
+async def settle(store: Any, metrics: Counter[str], hand: HandAtEnd, gone: list[int]) -> Settled:
+    """The ledger's terminal transaction of the hand (``gone``: the seats gone at its end), its record, the
+    match's hand finished, and the hand_end message."""
+    state = hand.state
+    assert state.result is not None
     result = state.result
-    rate = table.room.bean_rate
-    ids = [s.account_id for s in table.seats]
-    gone: list[int] = end["gone"]
-    store = table.hub.store
-    hand_no, size = table.match.hand_no, table.room.rated_hands
-    block, index = block_of(table.id, hand_no, size)
-    rules = table.room.rules
+    room, match = hand.room, hand.match
+    rate = room.bean_rate
+    ids = hand.accounts
+    hand_no, size = match.hand_no, room.rated_hands
+    block, index = block_of(hand.match_id, hand_no, size)
+    rules = room.rules
     last = index == size or bool(rules.match_hands and hand_no >= rules.match_hands)
     # stored in the same transaction; the block's last hand (or an escape) rates its match there too
     rated = rated_hand(rules.family, ids, result, gone, block=block, index=index, closes=last)
-    forfeit = forfeit_of(table, result, gone)
+    over = hand.over
+    forfeit = forfeit_of(state, result, gone)
     if forfeit is not None:
         escaper, points = forfeit
-        done = await store.forfeit(table.unit, ids[escaper], points * rate, rated=rated)
-        table.over = True
+        done = await store.forfeit(hand.unit, ids[escaper], points * rate, rated=rated)
+        over = True
         op = "forfeit"
     elif result.reason is EndReason.WIN:
-        done = await store.settle(table.unit, {ids[i]: result.deltas[i] * rate for i in (0, 1)}, rated=rated)
+        done = await store.settle(hand.unit, {ids[i]: result.deltas[i] * rate for i in (0, 1)}, rated=rated)
         op = "settle"
     else:
-        done = await store.refund(table.unit, rated=rated)
+        done = await store.refund(hand.unit, rated=rated)
         op = "refund"
     if done:
-        table.hub.metrics["ledger_transactions"] += 1
-    match_log("hand_end", table.id, unit=table.unit, op=op, written=done, reason=result.reason.value)
+        metrics["ledger_transactions"] += 1
+    match_log("hand_end", hand.match_id, unit=hand.unit, op=op, written=done, reason=result.reason.value)
     balances = await store.balances(ids)
-    table.balances_after = balances
-    record = to_record(state, hand_no=table.match.hand_no)
+    proof = deal_proof(match.secret, match.hand_no, hand.contributions)
+    record = to_record(state, hand_no=match.hand_no)
     record.update(
         {
-            "match": table.id,
-            "room": table.room.id,
-            "players": [s.name for s in table.seats],
-            "digest": table.digest,
-            "salt": table.salt,
+            "match": hand.match_id,
+            "room": room.id,
+            "players": list(hand.players),
+            "digest": hand.digest,
+            "salt": hand.salt,
             "bean_rate": rate,
-            **deal_proof(table),
+            **proof,
         }
     )
     summary = {
-        "room": table.room.id,
-        "rules": table.room.rules.name,
-        "players": [s.name for s in table.seats],
+        "room": room.id,
+        "rules": rules.name,
+        "players": list(hand.players),
         "reason": "forfeit" if gone else result.reason.value,
-        "forfeited_by": table.seats[gone[0]].name if gone else None,
+        "forfeited_by": hand.players[gone[0]] if gone else None,
         "winner": result.winner,
         "points": result.points,
     }
-    record_id = await store.save_record(table.unit, ids, record, summary)
-    table.match.finish_hand()
+    record_id = await store.save_record(hand.unit, ids, record, summary)
+    match.finish_hand()
     if gone:
-        table.match.over = True
-    table.over = table.over or table.match.over
-    for seat, s in enumerate(table.seats):
-        if s.is_bot:
-            continue
-        s.needs_view = False
-        table.post(
-            seat,
-            {
-                "type": "hand_end",
-                "result": result.to_json(),
-                "seed": state.seed,
-                "salt": table.salt,
-                "digest": table.digest,
-                "record_id": record_id,
-                "balances": balances,
-                "beans": bean_changes(table, result, gone, balances, rate),
-                "bean_rate": rate,
-                "scores": table.match.scores,
-                **deal_proof(table),
-                "next_commitment": None if table.over else table.commitment(table.match.hand_no + 1),
-            },
-        )
-    for seat in range(2):  # (the pause after one's last discard holds the hand_end too)
-        table.release(seat)
-    table.unit = ""
-
-
-def deal_proof(table: Table) -> dict[str, Any]:
-    """What shows that the hand's seed combined the server's committed part with both contributions."""
-    if table.contributions is None:
-        return {}
-    n = table.match.hand_no
-    return {
-        "server_seed": table.server_part(n),
-        "commitment": table.commitment(n),
-        "contributions": list(table.contributions),
-    }
+        match.over = True
+    over = over or match.over
+    hand_end = HandEnd(
+        result=result,
+        seed=state.seed,
+        salt=hand.salt,
+        digest=hand.digest,
+        record_id=record_id,
+        balances=balances,
+        beans=bean_changes(hand, result, gone, balances, rate),
+        bean_rate=rate,
+        scores=match.scores,
+        proof=deal_proof(match.secret, match.hand_no, hand.contributions),
+        next_commitment=None if over else commitment(match.secret, match.hand_no + 1),
+    )
+    return Settled(over=over, balances=balances, hand_end=hand_end)

@@ -11,33 +11,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from erma.bots import make_bot
-from erma.bots.registry import bot_level
 from erma.errors import ErmaError, IllegalActionError
 from erma.game import Phase, apply, legal_actions
 from erma.game.actions import Action, Kind
 from erma.game.hints import hints_for
 from erma.game.legal import stand_in_actions
-from erma.game.match import Match, hand_seed
+from erma.game.match import Match
 from erma.game.result import EndReason
 from erma.game.seatview import seat_view
 from erma.game.state import GameState
 from erma.game.view import view_for
+from erma.server import outbound as O
 from erma.server import protocol as P
-from erma.server.backend import Fenced, match_log
+from erma.server.backends import Fenced, match_log
+from erma.server.commitment import bot_contribution, deal_digest
 from erma.server.config import Room
+from erma.server.ports import TableHost
 from erma.server.rated import block_of
-from erma.server.seats import Disconnected, Inbox, Reconnected, SeatConn, SeatInfo, deal_digest, logged
-from erma.server.settlement import settle
-
-if TYPE_CHECKING:
-    from erma.server.hub import Hub
+from erma.server.seats import Disconnected, Inbox, Reconnected, SeatConn, SeatInfo, logged
+from erma.server.settlement import HandAtEnd, settle
 
 log = logging.getLogger("erma.table")
 
@@ -50,9 +48,9 @@ class Table:
     """One match between two seats, run by :meth:`run` as one asyncio task."""
 
     def __init__(
-        self, hub: Hub, match_id: str, room: Room, seats: list[SeatInfo], secret: str | None = None
+        self, host: TableHost, match_id: str, room: Room, seats: list[SeatInfo], secret: str | None = None
     ) -> None:
-        self.hub = hub
+        self.host = host
         self.id = match_id
         self.room = room
         self.seats = seats
@@ -81,7 +79,8 @@ class Table:
         """What the ledger holds of each account for the current hand (the most it can lose)."""
         self.entries: list[dict[str, Any]] = []
         """The match's log: each hand's start, every action applied, each hand's settlement decision, the
-        confirmations between hands, a leave. Replaying it rebuilds the table (:meth:`restore`)."""
+        confirmations between hands, a leave. Replaying it rebuilds the table
+        (:func:`erma.server.restore.restore_table`)."""
         self.epoch = 0
         """The fencing token of this process's ownership (distributed backends)."""
         self.fenced = False
@@ -91,7 +90,7 @@ class Table:
         self.handed_over = False
         """Stopped so that another process carries on (graceful shutdown)."""
         self.resume: str | None = None
-        """After :meth:`restore`: ``mid`` (a hand in play), ``settle`` (ended, not settled), ``between``."""
+        """After a restore: ``mid`` (a hand in play), ``settle`` (ended, not settled), ``between``."""
         self.pending_end: dict[str, Any] | None = None
         self.contributions: list[str] | None = None
         """The seats' shares of the current hand's seed."""
@@ -116,12 +115,12 @@ class Table:
 
     def _log(self, entry: dict[str, Any]) -> None:
         self.entries.append(entry)
-        self.hub.backend.log(self, entry)
+        self.host.backend.log(self, entry)
 
     # ---------------------------------------------------------------------------- streams
 
     def _scale(self, seconds: float) -> float:
-        return seconds * self.hub.settings.time_scale
+        return seconds * self.host.settings.time_scale
 
     def post(self, seat: int, message: dict[str, Any], pause_after: float = 0.0) -> None:
         """Append a message to a seat's stream (versioned) and send it once the pauses before it are over;
@@ -129,7 +128,7 @@ class Table:
         s = self.seats[seat]
         message = {**message, "match": self.id, "v": len(s.log)}
         s.log.append(message)
-        self.hub.backend.log_seat(self, seat, message)
+        self.host.backend.log_seat(self, seat, message)
         s.held.append(message)
         if pause_after > 0:
             s.held.append(pause_after)
@@ -138,7 +137,7 @@ class Table:
     def _send(self, conn: SeatConn, message: dict[str, Any]) -> None:
         """Send through the backend: with several processes nothing reaches a player before the log entries
         behind it are stored (a takeover never shows a player a past that did not happen)."""
-        self.hub.backend.deliver(self, conn, message)
+        self.host.backend.deliver(self, conn, message)
 
     def release(self, seat: int, everything: bool = False) -> None:
         """Send what a seat's pauses no longer hold (``everything``: all of it, pauses ended)."""
@@ -180,7 +179,7 @@ class Table:
         ``clock``: the actor's time for its decision, counted from when the view reaches it."""
         state = self.state
         assert state is not None
-        window = self._scale(self.hub.settings.claim_window_s)
+        window = self._scale(self.host.settings.claim_window_s)
         hidden_stop = state.phase in _HIDDEN_PHASES
         for seat, s in enumerate(self.seats):
             if s.is_bot:
@@ -194,7 +193,7 @@ class Table:
                 s.event_no += 1
                 fresh = True
                 pause = window if seen["type"] == "discard" and seen.get("seat") == seat else 0.0
-                self.post(seat, {"type": "event", "event": seen}, pause_after=pause)
+                self.post(seat, O.Event(seen).to_dict(), pause_after=pause)
             s.sent_events = len(state.events)
             if fresh:
                 s.needs_view = True
@@ -205,17 +204,14 @@ class Table:
                 continue
             if s.needs_view and not (hidden_stop and state.actor != seat):
                 s.needs_view = False
-                self.post(seat, {"type": "view", "view": self._view(seat)})
+                self.post(seat, O.View(self._view(seat)).to_dict())
 
     def _view(self, seat: int) -> dict[str, Any]:
         assert self.state is not None
         view = view_for(self.state, seat)
         s = self.seats[seat]
         view["autoplay"] = s.autoplay
-        view["players"] = [
-            {"name": x.name, "bot": x.is_bot, "level": bot_level(x.bot.name) if x.bot is not None else None}
-            for x in self.seats
-        ]
+        view["players"] = O.players(self.seats)
         view["room"] = self.room.id
         view["hand_no"] = self.match.hand_no
         view["digest"] = self.digest
@@ -235,7 +231,7 @@ class Table:
         s = self.seats[seat]
         if s.conn is None:
             return
-        self.hub.metrics["resyncs"] += 1
+        self.host.metrics["resyncs"] += 1
         if not self.shown(seat):
             upto = s.sent_v
             for m in s.log[since + 1 : upto + 1]:
@@ -244,7 +240,7 @@ class Table:
                 if m["type"] == "view":
                     view = {**m["view"], "autoplay": s.autoplay}
                     view.pop("deadline_ms", None)
-                    self._send(s.conn, {"type": "snapshot", "match": self.id, "v": upto, "view": view})
+                    self._send(s.conn, O.Snapshot(self.id, upto, view).to_dict())
                     return
                 if m["type"] == "hand_start":
                     return
@@ -252,9 +248,7 @@ class Table:
         for m in s.log[since + 1 :]:
             self._send(s.conn, logged(m))
         if self.state is not None:
-            self._send(
-                s.conn, {"type": "snapshot", "match": self.id, "v": len(s.log) - 1, "view": self._view(seat)}
-            )
+            self._send(s.conn, O.Snapshot(self.id, len(s.log) - 1, self._view(seat)).to_dict())
 
     def resync_all(self) -> None:
         """Send every connected seat a snapshot (after a takeover or a lost connection to Redis); a relay
@@ -274,7 +268,7 @@ class Table:
                 await self._finish_hand()
             elif resume == "settle":
                 assert self.pending_end is not None
-                await settle(self, self.pending_end)
+                await self._settle(self.pending_end)
             if resume is not None and not self.over:
                 await self._between_hands()
             elif resume is None and self.state is None:
@@ -294,10 +288,10 @@ class Table:
             log.exception("table %s failed", self.id)
             if self.unit:
                 with contextlib.suppress(Exception):
-                    await self.hub.store.refund(self.unit)
+                    await self.host.store.refund(self.unit)
         finally:
             if self.fenced or self.handed_over:
-                self.hub.table_lost(self)
+                self.host.table_lost(self)
             else:
                 self.over = True
                 try:
@@ -306,15 +300,15 @@ class Table:
                     log.warning("match %s: its last rated match could not be closed: %r", self.id, exc)
                 for seat in range(2):  # the table stops: nothing waits for a pause any more
                     self.release(seat, everything=True)
-                end = {"type": "match_end", "scores": self.match.scores, "hands": self.match.hand_no}
+                end = O.MatchEnd(self.match.scores, self.match.hand_no).to_dict()
                 with contextlib.suppress(Exception):  # (Redis away: the endings are not kept)
                     await self._stash_missed(end)
-                await self.hub.table_done(self)
+                await self.host.table_done(self)
                 for seat, s in enumerate(self.seats):
                     if not s.is_bot:
                         self.post(seat, end)
                 match_log("match_end", self.id, scores=self.match.scores, hands=self.match.hand_no)
-                await self.hub.backend.close_match(self)
+                await self.host.backend.close_match(self)
 
     async def _close_rated(self) -> None:
         """The match ends: its last rated match, if its block is not complete, is rated now — a seat that
@@ -325,7 +319,7 @@ class Table:
         block, _ = block_of(self.id, self.match.hand_no, self.room.rated_hands)
         left = sorted({i for i, s in enumerate(self.seats) if s.left} | set(self.timed_out))
         leaver = self.seats[left[0]].account_id if len(left) == 1 else None
-        if await self.hub.store.close_match(block, leaver):
+        if await self.host.store.close_match(block, leaver):
             match_log("rated_match_closed", self.id, block=block, leaver=leaver)
 
     async def _stash_missed(self, end: dict[str, Any]) -> None:
@@ -337,16 +331,7 @@ class Table:
             missed = [logged(m) for m in s.log[s.away_v :]]
             missed = [m for m in missed if m["type"] == "hand_end"]
             missed.append({**end, "match": self.id, "v": len(s.log)})
-            await self.hub.backend.stash_missed(s.account_id, missed)
-
-    def server_part(self, hand_no: int) -> str:
-        """The server's part of hand ``hand_no``'s seed (revealed with its hand_end)."""
-        return hand_seed(self.match.secret, hand_no)
-
-    def commitment(self, hand_no: int) -> str:
-        """The commitment to the server's part of hand ``hand_no``'s seed: sha256 of it, sent before the
-        players' contributions (in ``match`` for the first hand, in the previous ``hand_end`` after)."""
-        return hashlib.sha256(self.server_part(hand_no).encode()).hexdigest()
+            await self.host.backend.stash_missed(s.account_id, missed)
 
     def _contributions(self) -> list[str]:
         """Each seat's share of the next hand's seed: a person's entropy (empty if none came), a bot's from
@@ -355,7 +340,7 @@ class Table:
         out = []
         for s in self.seats:
             if s.is_bot:
-                out.append(hashlib.sha256(f"bot:{self.id}:{n}".encode()).hexdigest()[:32])
+                out.append(bot_contribution(self.id, n))
             else:
                 out.append(s.entropy or "")
             s.entropy = None
@@ -377,7 +362,7 @@ class Table:
     async def _start_grace(self) -> None:
         """Everyone is ready: the hand is dealt ``start_grace_s`` later, and a ``leave`` that comes meanwhile
         (sent, say, just after ``next``) ends the match between hands, without penalty."""
-        until = time.monotonic() + self._scale(self.hub.settings.start_grace_s)
+        until = time.monotonic() + self._scale(self.host.settings.start_grace_s)
         while not self.over:
             got = await self._next_message(until)
             if got is None:
@@ -387,7 +372,7 @@ class Table:
     async def _await_first(self) -> None:
         """Before the first hand: wait (``ready_wait_s`` at most) for each person's ``next`` with its entropy,
         sent after the ``match`` message and its commitment."""
-        until = time.monotonic() + self._scale(self.hub.settings.ready_wait_s)
+        until = time.monotonic() + self._scale(self.host.settings.ready_wait_s)
         while not all(s.confirmed or s.is_bot for s in self.seats) and not self.over:
             remaining = until - time.monotonic()
             if remaining <= 0:
@@ -409,7 +394,7 @@ class Table:
         self.unit = f"{self.id}:{self.match.hand_no}"
         # the most this hand can cost a seat, as the family says; the ledger holds at most the balance
         stake = state.family.max_loss(rules, streak=state.streak) * self.room.bean_rate
-        self.balances_before = await self.hub.store.balances([s.account_id for s in self.seats])
+        self.balances_before = await self.host.store.balances([s.account_id for s in self.seats])
         self._log(
             {
                 "t": "hand",
@@ -424,8 +409,8 @@ class Table:
 
         for s, balance in zip(self.seats, self.balances_before, strict=True):
             if s.is_bot and balance < stake:
-                await top_up(self.hub.store, s.account_id, stake)
-        self.held = await self.hub.store.hold(self.unit, {s.account_id: stake for s in self.seats})
+                await top_up(self.host.store, s.account_id, stake)
+        self.held = await self.host.store.hold(self.unit, {s.account_id: stake for s in self.seats})
         for seat, s in enumerate(self.seats):
             s.sent_events = 0
             s.event_no = 0
@@ -435,14 +420,7 @@ class Table:
             if not s.is_bot:
                 self.post(
                     seat,
-                    {
-                        "type": "hand_start",
-                        "hand_no": self.match.hand_no,
-                        "seat": seat,
-                        "digest": self.digest,
-                        "rules": rules.name,
-                        "room": self.room.id,
-                    },
+                    O.HandStart(self.match.hand_no, seat, self.digest, rules.name, self.room.id).to_dict(),
                 )
         await self._play_turns()
         await self._finish_hand()
@@ -470,13 +448,13 @@ class Table:
             else:
                 # the new events, then one view per seat (the actor's with its deadline: the clock starts
                 # when the decision is shown, after the pauses before it)
-                self._flush(self._scale(timeout) if human_turn and self.hub.settings.timeouts else None)
+                self._flush(self._scale(timeout) if human_turn and self.host.settings.timeouts else None)
                 if self.deadline is not None:
                     self.kept_clock = (decision, self.deadline)
             if not human_turn:
-                pause = self._scale(self.hub.settings.bot_pause_s if s.is_bot else 0.3)
+                pause = self._scale(self.host.settings.bot_pause_s if s.is_bot else 0.3)
                 if s.away_since is not None:  # just gone: a short grace, so a page refresh loses nothing
-                    grace = self._scale(self.hub.settings.reconnect_grace_s)
+                    grace = self._scale(self.host.settings.reconnect_grace_s)
                     pause = max(pause, grace - (time.monotonic() - s.away_since))
                 await self._idle(time.monotonic() + pause, back=actor)
                 if _ended(state) or state.actor != actor or not (s.is_bot or s.autoplay):
@@ -510,11 +488,11 @@ class Table:
         bot = self.autoplayer if autoplay or s.bot is None else s.bot
         view = seat_view(self.state, seat) if bot.uses_view else None
         seed = f"{self.id}:{self.match.hand_no}:{seat}:{len(self.state.actions)}"
-        return await self.hub.thinker.choose(bot, seed, view, legal)
+        return await self.host.thinker.choose(bot, seed, view, legal)
 
     def _flush_view(self, seat: int) -> None:
         if not self.seats[seat].is_bot:
-            self.post(seat, {"type": "view", "view": self._view(seat)})
+            self.post(seat, O.View(self._view(seat)).to_dict())
 
     def _apply(self, seat: int, action: Action, seq: int | None = None) -> None:
         state = self.state
@@ -522,7 +500,7 @@ class Table:
         apply(state, seat, action)
         self._log({"t": "act", "s": seat, "a": str(action), "q": seq})
         self.actions_applied += 1
-        self.hub.metrics["actions"] += 1
+        self.host.metrics["actions"] += 1
 
     async def _idle(
         self, until: float | None, waiting_for: int | None = None, back: int | None = None
@@ -575,13 +553,13 @@ class Table:
                 if conn is not None:
                     self._send(
                         conn,
-                        s.acked.get(msg.seq, {"type": "ack", "match": self.id, "seq": msg.seq, "dup": True}),
+                        s.acked.get(msg.seq, O.Ack(self.id, msg.seq, dup=True).to_dict()),
                     )
                 return False
             refusal = self._refusal(seat)
             if refusal is not None:
                 if conn is not None:
-                    self._send(conn, P.error(*refusal, msg.seq, self.id))
+                    self._send(conn, O.Error(*refusal, msg.seq, self.id).to_dict())
                 return False
             try:
                 action = Action.parse(msg.action)
@@ -590,13 +568,13 @@ class Table:
                 self._apply(seat, action, msg.seq)
             except ErmaError as exc:
                 if conn is not None:
-                    self._send(conn, P.error("illegal_action", str(exc), msg.seq, self.id))
+                    self._send(conn, O.Error("illegal_action", str(exc), msg.seq, self.id).to_dict())
                 return False
             s.autoplay = False
             s.timeouts = 0
             s.needs_view = True
             s.last_seq = msg.seq
-            ack = {"type": "ack", "match": self.id, "seq": msg.seq}
+            ack = O.Ack(self.id, msg.seq).to_dict()
             s.acked[msg.seq] = ack
             if len(s.acked) > 64:
                 s.acked.pop(min(s.acked))
@@ -670,24 +648,40 @@ class Table:
         # makes the same ledger call (idempotent: the unit's one terminal transaction), never another one
         end = {"t": "end", "gone": gone}
         self._log(end)
-        await self.hub.backend.barrier(self)
-        await settle(self, end)
+        await self.host.backend.barrier(self)
+        await self._settle(end)
 
-    @classmethod
-    def restore(
-        cls,
-        hub: Hub,
-        match_id: str,
-        room: Room,
-        meta: dict[str, Any],
-        entries: list[dict[str, Any]],
-        seat_logs: list[list[dict[str, Any]]],
-    ) -> Table:
-        """Rebuild a table from its essentials, its log and its seats' streams (a takeover; see
-        erma.server.restore)."""
-        from erma.server.restore import restore_table
-
-        return restore_table(cls, hub, match_id, room, meta, entries, seat_logs)
+    async def _settle(self, end: dict[str, Any]) -> None:
+        """Settle the ended hand (:func:`erma.server.settlement.settle`) on the logged decision ``end``, then
+        post its hand_end to each person."""
+        state = self.state
+        assert state is not None
+        hand = HandAtEnd(
+            match_id=self.id,
+            room=self.room,
+            match=self.match,
+            state=state,
+            players=[s.name for s in self.seats],
+            accounts=[s.account_id for s in self.seats],
+            unit=self.unit,
+            held=self.held,
+            balances_before=self.balances_before,
+            digest=self.digest,
+            salt=self.salt,
+            contributions=self.contributions,
+            over=self.over,
+        )
+        settled = await settle(self.host.store, self.host.metrics, hand, end["gone"])
+        self.over = settled.over
+        self.balances_after = settled.balances
+        for seat, s in enumerate(self.seats):
+            if s.is_bot:
+                continue
+            s.needs_view = False
+            self.post(seat, settled.hand_end.to_dict())
+        for seat in range(2):  # (the pause after one's last discard holds the hand_end too)
+            self.release(seat)
+        self.unit = ""
 
     async def _between_hands(self) -> None:
         """Both seats confirm the next hand (bots at once); a person who does not leaves without penalty."""
@@ -696,7 +690,7 @@ class Table:
             if s.is_bot:
                 s.confirmed = True
         until = time.monotonic() + self._scale(rules.next_hand_timeout_s)
-        hold = self._scale(self.hub.settings.review_hold_s)
+        hold = self._scale(self.host.settings.review_hold_s)
         self.review_since, self.review_held = None, 0.0
         while not all(s.confirmed for s in self.seats):
             if any(s.left for s in self.seats):
@@ -716,7 +710,7 @@ class Table:
         await self._start_grace()
         if self.over:
             return
-        balances = self.balances_after or await self.hub.store.balances([s.account_id for s in self.seats])
+        balances = self.balances_after or await self.host.store.balances([s.account_id for s in self.seats])
         for s, balance in zip(self.seats, balances, strict=True):
             if not s.is_bot and balance < self.room.entry_min:
                 self.over = True

@@ -1,14 +1,16 @@
-"""Backends (后端): what one server process shares with the others.
+"""The backends' interface (后端): what one server process shares with the others.
 
 A backend holds the matchmaking queues, where each player sits, who owns each match, each match's log (the
 actions applied, hand by hand: enough to rebuild the table anywhere, the engine being deterministic) and each
 seat's message stream, and it routes messages between processes.
 
-- :class:`LocalBackend` keeps all of it in the process: the embedded default (``make run``), no Redis.
-- :class:`erma.server.redis_backend.RedisBackend` shares it through Redis so that several ``erma serve``
+- :class:`erma.server.backends.local.LocalBackend` keeps all of it in the process: the embedded default
+  (``make run``), no Redis.
+- :class:`erma.server.backends.redis.RedisBackend` shares it through Redis so that several ``erma serve``
   processes on one database and one Redis act as one server (docs/operations.md).
 
-The hub and the tables call the same methods either way.
+The hub and the tables call the same methods either way; a backend knows the hub and the tables only through
+their ports (:mod:`erma.server.ports`).
 """
 
 from __future__ import annotations
@@ -16,14 +18,10 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-import time
-from typing import TYPE_CHECKING, Any
+from abc import ABC, abstractmethod
+from typing import Any
 
-from erma.server.pairing import DEFAULT_RATING, pair_by_rating
-
-if TYPE_CHECKING:
-    from erma.server.hub import Connection, Hub
-    from erma.server.table import Table
+from erma.server.ports import BackendHost, OwnedTable, Socket
 
 _mlog = logging.getLogger("erma.match")
 
@@ -42,37 +40,33 @@ class Fenced(Exception):
     """This process no longer owns the match: a newer owner (a higher epoch) fences its writes."""
 
 
-class Backend:
-    """The interface, with the in-process behaviour (:class:`LocalBackend`)."""
+class Backend(ABC):
+    """The interface the hub and the tables call (:class:`erma.server.backends.local.LocalBackend`,
+    :class:`erma.server.backends.redis.RedisBackend`)."""
 
     distributed = False
 
     def __init__(self) -> None:
         self.pid = secrets.token_hex(4)
         """This process's id among the server processes."""
-        self.hub: Hub | None = None
-        self._queues: dict[str, list[tuple[int, float]]] = {}
-        self._ratings: dict[int, float] = {}
-        self._seats: dict[int, tuple[str, int]] = {}
-        self._missed: dict[int, list[dict[str, Any]]] = {}
+        self.hub: BackendHost | None = None
 
     # ------------------------------------------------------------------------ life cycle
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, hub: BackendHost) -> None:
         """Begin serving ``hub``."""
         self.hub = hub
 
+    @abstractmethod
     async def stop(self) -> None:
         """Stop; a distributed backend hands its matches over to the other processes."""
 
     # ------------------------------------------------------------------------ matchmaking
 
+    @abstractmethod
     async def enqueue(self, room: str, account_id: int, rating: float | None = None) -> None:
         """Put an account in a room's queue (out of any other queue), with its rating in the room's rule
         family (``None``: a new player's) for matchmaking by rating (:mod:`erma.server.pairing`)."""
-        await self.unqueue(account_id)
-        self._queues.setdefault(room, []).append((account_id, time.monotonic()))
-        self._ratings[account_id] = DEFAULT_RATING if rating is None else rating
 
     def _window(self) -> tuple[float, float]:
         """The matchmaking window and how fast it widens (the settings')."""
@@ -81,122 +75,97 @@ class Backend:
             return 2.0, 1.0
         return settings.rating_window, settings.rating_widen_per_s
 
+    @abstractmethod
     async def unqueue(self, account_id: int) -> None:
         """Take an account out of every queue."""
-        for q in self._queues.values():
-            q[:] = [x for x in q if x[0] != account_id]
-        self._ratings.pop(account_id, None)
 
+    @abstractmethod
     async def pop_pair(self, room: str) -> list[int] | None:
         """Two queued accounts of a room that matchmaking pairs now (nearest ratings within the window),
         taken out of the queue, or None."""
-        q = self._queues.get(room, [])
-        if len(q) < 2:
-            return None
-        window, widen = self._window()
-        entries = [(aid, t, self._ratings.get(aid, DEFAULT_RATING)) for aid, t in q]
-        pairs = pair_by_rating(entries, time.monotonic(), window, widen)
-        if not pairs:
-            return None
-        q[:] = [x for x in q if x[0] not in pairs[0]]
-        for aid in pairs[0]:
-            self._ratings.pop(aid, None)
-        return pairs[0]
 
+    @abstractmethod
     async def pop_waited(self, room: str, waited_s: float) -> list[int]:
         """The accounts that have waited ``waited_s`` in a room's queue, taken out of it."""
-        q = self._queues.get(room, [])
-        now = time.monotonic()
-        out = [aid for aid, t in q if now - t >= waited_s]
-        q[:] = [x for x in q if x[0] not in out]
-        for aid in out:
-            self._ratings.pop(aid, None)
-        return out
 
+    @abstractmethod
     async def pop_round(self, rooms: list[str], waited_s: float) -> list[Seating]:
         """One round of matchmaking over ``rooms``: for each room with someone to seat, its pairs by rating
         (:func:`erma.server.pairing.pair_by_rating`) and then the accounts that have waited ``waited_s``
         (for a bot; ``inf``: none), all taken out of its queue."""
-        out = []
-        for room in rooms:
-            pairs = []
-            while (pair := await self.pop_pair(room)) is not None:
-                pairs.append(pair)
-            waited = await self.pop_waited(room, waited_s)
-            if pairs or waited:
-                out.append((room, pairs, waited))
-        return out
 
     # ------------------------------------------------------------------------------ seats
 
+    @abstractmethod
     async def seat_of(self, account_id: int) -> tuple[str, int] | None:
         """(match id, seat) of the account's live match, wherever it runs."""
-        return self._seats.get(account_id)
 
+    @abstractmethod
     async def set_seat(self, account_id: int, match: str, seat: int) -> None:
         """Record where an account sits."""
-        self._seats[account_id] = (match, seat)
 
+    @abstractmethod
     async def clear_seat(self, account_id: int, match: str) -> None:
         """Forget the account's seat if it is in ``match``."""
-        if self._seats.get(account_id, ("",))[0] == match:
-            del self._seats[account_id]
 
+    @abstractmethod
     async def stash_missed(self, account_id: int, messages: list[dict[str, Any]]) -> None:
         """Keep the endings (``hand_end``, ``match_end``) of a match that ended while its player was away,
         for the player's next ``hello``."""
-        self._missed[account_id] = messages
 
+    @abstractmethod
     async def take_missed(self, account_id: int) -> list[dict[str, Any]]:
         """The endings kept for an account (then forgotten)."""
-        return self._missed.pop(account_id, [])
 
     # ---------------------------------------------------------------------------- sockets
 
-    async def connected(self, conn: Connection) -> None:
+    @abstractmethod
+    async def connected(self, conn: Socket) -> None:
         """A socket signed in here (a distributed backend records where, for routing)."""
 
-    async def disconnected(self, conn: Connection) -> None:
+    @abstractmethod
+    async def disconnected(self, conn: Socket) -> None:
         """A signed-in socket went away."""
 
-    async def attach(self, conn: Connection, match: str, seat: int, since: int) -> bool:
+    @abstractmethod
+    async def attach(self, conn: Socket, match: str, seat: int, since: int) -> bool:
         """Relay a match owned by another process to ``conn``; False if no other process owns it."""
-        return False
 
+    @abstractmethod
     async def seat_conn(self, account_id: int, match: str, seat: int, message: dict[str, Any]) -> Any:
         """A seat of a new match whose player's socket is not here: a stand-in connection that relays to
         the process holding it (after sending it ``message``, the match notice), or None."""
-        return None
 
-    async def forward(self, conn: Connection, match: str, seat: int, message: dict[str, Any]) -> bool:
+    @abstractmethod
+    async def forward(self, conn: Socket, match: str, seat: int, message: dict[str, Any]) -> bool:
         """Send a client's message to the match's owner elsewhere; False if there is none."""
-        return False
 
     # ---------------------------------------------------------------------------- matches
 
-    async def open_match(self, table: Table) -> None:
+    @abstractmethod
+    async def open_match(self, table: OwnedTable) -> None:
         """A new match owned here: record it (its lease, its essentials)."""
 
-    def log(self, table: Table, entry: dict[str, Any]) -> None:
+    @abstractmethod
+    def log(self, table: OwnedTable, entry: dict[str, Any]) -> None:
         """Append an entry to the match's log (queued; :meth:`barrier` waits for it)."""
 
-    def log_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
+    @abstractmethod
+    def log_seat(self, table: OwnedTable, seat: int, message: dict[str, Any]) -> None:
         """Append a message (with its ``v``) to a seat's stream (queued)."""
 
-    def deliver(self, table: Table, conn: Any, message: dict[str, Any]) -> None:
+    @abstractmethod
+    def deliver(self, table: OwnedTable, conn: Any, message: dict[str, Any]) -> None:
         """Send a table's message to a seat's connection (after what the table logged before it is stored)."""
-        conn.send(message)
 
-    async def barrier(self, table: Table) -> None:
+    @abstractmethod
+    async def barrier(self, table: OwnedTable) -> None:
         """Wait until everything logged so far is stored; :class:`Fenced` if the match is not ours."""
 
-    async def close_match(self, table: Table) -> None:
+    @abstractmethod
+    async def close_match(self, table: OwnedTable) -> None:
         """The match is over: release it."""
 
+    @abstractmethod
     def gauges(self) -> dict[str, float]:
         """Extra gauges for /metrics."""
-        return {}
-
-
-class LocalBackend(Backend):
-    """Everything in this process (the embedded mode)."""

@@ -1,0 +1,126 @@
+"""A client socket (连接) of this process: its writer, the token buckets that limit its messages, the latency
+histograms of the metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+
+class Latency:
+    """A Prometheus histogram of action latencies (ms): from the action reaching a socket to its ack."""
+
+    BUCKETS = (1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500)
+
+    def __init__(self) -> None:
+        self.counts = [0] * (len(self.BUCKETS) + 1)
+        self.total = 0.0
+        self.n = 0
+
+    def observe(self, ms: float) -> None:
+        """Count one latency."""
+        i = 0
+        while i < len(self.BUCKETS) and ms > self.BUCKETS[i]:
+            i += 1
+        self.counts[i] += 1
+        self.total += ms
+        self.n += 1
+
+    def lines(self, name: str) -> list[str]:
+        """The histogram in Prometheus text format."""
+        out = [f"# TYPE {name} histogram"]
+        running = 0
+        for bound, c in zip(self.BUCKETS, self.counts, strict=False):
+            running += c
+            out.append(f'{name}_bucket{{le="{bound}"}} {running}')
+        out.append(f'{name}_bucket{{le="+Inf"}} {self.n}')
+        out += [f"{name}_sum {self.total:.3f}", f"{name}_count {self.n}"]
+        return out
+
+
+_cids = iter(range(1, 1 << 62))
+
+
+class Bucket:
+    """A token bucket (限流): ``rate`` messages a second on average, ``burst`` at once."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, now
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one."""
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def full(self, now: float) -> bool:
+        """Whether the bucket has refilled (an idle address's bucket can be forgotten)."""
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
+
+
+class Connection:
+    """One client socket; a writer task sends queued messages in order so no table waits on a slow client."""
+
+    def __init__(self, ws: WebSocket, pid: str = "", latency: Latency | None = None) -> None:
+        self.ws = ws
+        self.cid = f"{pid}:{next(_cids)}"
+        """This socket's id among every process's sockets."""
+        self.account_id: int | None = None
+        self.name = ""
+        self.outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+        self.closed = False
+        self.latency = latency
+        self.entropy: str | None = None
+        """The contribution to a first hand's seed sent with hello (a fallback for ``next``'s)."""
+        self.sent_at: dict[int, float] = {}
+        """Action seq → when it reached this socket (for the latency histogram)."""
+        self.writer = asyncio.create_task(self._write())
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message for the client."""
+        if not self.closed:
+            if message.get("type") == "ack" and self.latency is not None:
+                t = self.sent_at.pop(message.get("seq", -1), None)
+                if t is not None:
+                    self.latency.observe((time.monotonic() - t) * 1000)
+            self.outbox.put_nowait(message)
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded as JSON text (a seat message as stored in its stream)."""
+        if not self.closed:
+            self.outbox.put_nowait(text)
+
+    async def _write(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            if message is None:
+                return
+            try:
+                if not isinstance(message, str):
+                    message = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+                await self.ws.send_text(message)
+            except Exception:  # the socket went away; the reader notices
+                self.closed = True
+                return
+
+    async def close(self, reason: str = "", code: int = 4000) -> None:
+        """Stop writing and close the socket."""
+        if self.closed:
+            return
+        self.closed = True
+        self.outbox.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer, 2)
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=code, reason=reason[:100])
