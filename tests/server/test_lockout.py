@@ -145,3 +145,14 @@ def test_the_name_ceiling_spares_known_addresses() -> None:
     now[0] += 100  # the failures left the window: no slow lane
     guard.admit("owner", "bot11")
     guard.admit("owner", "bot12")
+
+
+def test_the_guard_forgets_what_is_over() -> None:
+    now = [0.0]
+    guard = LoginGuard(Backoff(), Limit("n", 5, 100.0, "x"), slow_s=10.0, clock=lambda: now[0])
+    guard.MAX_KEYS = 50
+    for i in range(60):
+        guard.failed(f"name{i}", "A")
+    now[0] += 200  # every failure left the window and its pair's wait
+    guard.failed("fresh", "A")
+    assert set(guard._pairs) == {("fresh", "A")} and set(guard._failures) == {"fresh"}

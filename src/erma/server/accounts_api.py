@@ -101,7 +101,7 @@ def account_routes(
 
     async def login(request: Request) -> Response:
         name, password = await _credentials(request)
-        key, where = name_key(name), address(request)
+        key, where = name_key(name)[:64], address(request)  # names are at most 24 characters
         guard.admit(key, where)
         limiter.check((login_addr, where))
         st = state["store"]

@@ -68,6 +68,7 @@ class LoginGuard:
         self._failures: dict[str, deque[float]] = {}
         self._next_slow: dict[str, float] = {}
         self._known: dict[str, dict[str, float]] = {}
+        self._pruned = -math.inf
 
     def _pair(self, name: str, address: str, now: float) -> tuple[int, float]:
         failures, last = self._pairs.get((name, address), (0, -math.inf))
@@ -119,8 +120,8 @@ class LoginGuard:
         failures, _ = self._pair(name, address, now)
         self._pairs[(name, address)] = (failures + 1, now)
         self._recent(name, now).append(now)
-        if len(self._pairs) + len(self._failures) > self.MAX_KEYS:
-            self._prune(now)
+        if len(self._pairs) + len(self._failures) > self.MAX_KEYS and now - self._pruned > 10.0:
+            self._prune(now)  # at most every 10 s: a prune that finds everything live costs a full pass
 
     def succeeded(self, name: str, address: str) -> None:
         """A right password: the pair starts afresh and the address is known to the name."""
@@ -141,6 +142,7 @@ class LoginGuard:
         return q
 
     def _prune(self, now: float) -> None:
+        self._pruned = now
         for pair in list(self._pairs):
             self._pair(*pair, now)
         for name in [k for k in self._failures if not self._recent(k, now)]:
