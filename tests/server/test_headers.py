@@ -157,3 +157,25 @@ def test_assets_get_no_policy(kind: bytes) -> None:
     headers = dict(sent[0]["headers"])
     assert b"content-security-policy" not in headers
     assert headers[b"strict-transport-security"] == b"max-age=31536000"
+
+
+def test_every_route_answers_with_the_headers(server: Running) -> None:
+    """Each HTTP route of the app, filled in, with and without a session: the headers whatever the status."""
+    from starlette.routing import Route
+
+    fill = {"family": "standard", "name": "nobody", "id": "1"}
+    routes = [r for r in server.app.routes if isinstance(r, Route)]
+    assert len(routes) >= 20
+    with httpx.Client(base_url=server.url) as http:
+        token = http.post("/api/guest").json()["token"]
+        for route in routes:
+            path = route.path.format(**{k: fill[k] for k in route.param_convertors})
+            for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+                for headers in ({}, {"Authorization": f"Bearer {token}"}):
+                    if route.path in ("/api/logout", "/api/logout_all") and headers:
+                        continue  # would end the session the other routes use
+                    r = http.request(method, path, headers=headers, json={} if method == "POST" else None)
+                    check_common(r)
+                    if r.headers.get("content-type", "").startswith("application/json"):
+                        api = directives(r.headers["content-security-policy"])
+                        assert api["default-src"] == ["'none'"], (method, path)
