@@ -80,9 +80,7 @@ def test_logout_and_logout_everywhere(server: Running) -> None:
 
 
 def test_signup_and_login_are_rate_limited(tmp_path: Path) -> None:
-    srv, thread, running = start_server(
-        tmp_path, signup_per_address=3, login_per_name=2, login_per_address=4, auth_window_s=60
-    )
+    srv, thread, running = start_server(tmp_path, signup_per_address=3, login_per_address=4, auth_window_s=60)
     try:
         url = running.url
         codes = [
@@ -97,22 +95,18 @@ def test_signup_and_login_are_rate_limited(tmp_path: Path) -> None:
         )
         assert "sign-ups from this address" in body["message"] and int(r.headers["Retry-After"]) >= 1
         tries = [
-            httpx.post(url + "/api/login", json={"name": "Spam0", "password": "wrong"}) for _ in range(3)
+            httpx.post(url + "/api/login", json={"name": "Spam0", "password": "wrong"}) for _ in range(2)
         ]
-        assert [t.status_code for t in tries] == [401, 401, 429]
-        assert tries[2].json()["limit"] == "login_per_name"
-        # the right password is refused too while the name is limited; another name still works
+        assert [t.status_code for t in tries] == [401, 401]
+        # failures lock nobody out (tests/server/test_lockout.py): the right password still works
         assert (
-            httpx.post(url + "/api/login", json={"name": "Spam0", "password": "spam spam"}).status_code == 429
-        )
-        assert (
-            httpx.post(url + "/api/login", json={"name": "Spam1", "password": "spam spam"}).status_code == 200
+            httpx.post(url + "/api/login", json={"name": "Spam0", "password": "spam spam"}).status_code == 200
         )
         # four counted from this address (refused attempts do not count): the fifth is refused
         assert (
-            httpx.post(url + "/api/login", json={"name": "Spam2", "password": "spam spam"}).status_code == 200
+            httpx.post(url + "/api/login", json={"name": "Spam1", "password": "spam spam"}).status_code == 200
         )
-        last = httpx.post(url + "/api/login", json={"name": "Spam1", "password": "spam spam"})
+        last = httpx.post(url + "/api/login", json={"name": "Spam2", "password": "spam spam"})
         assert last.status_code == 429 and last.json()["limit"] == "login_per_address"
     finally:
         srv.should_exit = True

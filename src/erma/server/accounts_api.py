@@ -11,6 +11,8 @@
 
 Sign-up (``register``, ``upgrade``) and ``login`` are rate-limited per client address and per name
 (:mod:`erma.server.auth_limits`): 429 with ``{"error": "rate_limited", "limit": …, "retry_after": …}``.
+Failed logins slow the (name, address) pair that fails, with growing waits, and past a ceiling per name the
+addresses new to it (:mod:`erma.server.login_guard`): nobody can lock the owner out.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from starlette.routing import Route
 
 from erma.server.auth_limits import Limit, Limiter, Refused
 from erma.server.config import Settings
+from erma.server.login_guard import Backoff, LoginGuard
 from erma.server.protocol import decode
 from erma.store.accounts import name_key
 
@@ -56,7 +59,9 @@ async def _credentials(request: Request) -> tuple[str, str]:
     return name, password
 
 
-def account_routes(state: dict[str, Any], settings: Settings, limiter: Limiter | None = None) -> list[Route]:
+def account_routes(
+    state: dict[str, Any], settings: Settings, limiter: Limiter | None = None, guard: LoginGuard | None = None
+) -> list[Route]:
     """The routes; ``state["store"]`` is the opened store (set at start-up)."""
     limiter = limiter or Limiter()
     window = settings.auth_window_s
@@ -65,7 +70,9 @@ def account_routes(state: dict[str, Any], settings: Settings, limiter: Limiter |
     )
     signup_name = Limit("signup_per_name", settings.signup_per_name, window, "sign-ups for this name")
     login_addr = Limit("login_per_address", settings.login_per_address, window, "logins from this address")
-    login_name = Limit("login_per_name", settings.login_per_name, window, "logins to this name")
+    login_name = Limit("login_per_name", settings.login_per_name, window, "failed logins to this name")
+    backoff = Backoff(settings.login_free_failures, settings.login_backoff_s, settings.login_backoff_max_s)
+    guard = guard or LoginGuard(backoff, login_name, settings.login_slow_s)
     guest_addr = Limit(
         "guest_per_address", settings.guest_per_address, window, "guest accounts from this address"
     )
@@ -88,15 +95,21 @@ def account_routes(state: dict[str, Any], settings: Settings, limiter: Limiter |
         name, password = await _credentials(request)
         limiter.check((signup_addr, address(request)), (signup_name, name_key(name)))
         st = state["store"]
-        return await session(st, await st.register(name, password))
+        answer = await session(st, await st.register(name, password))
+        guard.succeeded(name_key(name), address(request))  # the owner's address is known to the name
+        return answer
 
     async def login(request: Request) -> Response:
         name, password = await _credentials(request)
-        limiter.check((login_addr, address(request)), (login_name, name_key(name)))
+        key, where = name_key(name)[:64], address(request)  # names are at most 24 characters
+        guard.admit(key, where)
+        limiter.check((login_addr, where))
         st = state["store"]
         account = await st.login(name, password)
         if account is None:
+            guard.failed(key, where)
             return _error(401, "bad_login", "wrong name or password")
+        guard.succeeded(key, where)
         return await session(st, account)
 
     async def upgrade(request: Request) -> Response:
@@ -109,6 +122,7 @@ def account_routes(state: dict[str, Any], settings: Settings, limiter: Limiter |
         name, password = await _credentials(request)
         limiter.check((signup_addr, address(request)), (signup_name, name_key(name)))
         named = await st.upgrade_guest(account.id, name, password)
+        guard.succeeded(name_key(name), address(request))
         return JSONResponse({"account": _account(named), "balance": await st.balance(named.id)})
 
     async def logout(request: Request) -> Response:

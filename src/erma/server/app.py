@@ -28,6 +28,7 @@ from erma.server import protocol as P
 from erma.server.accounts_api import account_routes
 from erma.server.coach_api import Reviewer, review_routes
 from erma.server.config import Settings, load_rooms
+from erma.server.headers import SecurityHeaders
 from erma.server.hub import Hub
 from erma.server.ratings_api import rating_routes
 
@@ -253,7 +254,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         routes=routes,
         lifespan=lifespan,
         exception_handlers=handlers,
-        middleware=[Middleware(RefuseUrlTokens)],
+        middleware=[Middleware(SecurityHeaders), Middleware(RefuseUrlTokens)],  # headers on refusals too
     )
     return app
 

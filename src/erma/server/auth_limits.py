@@ -30,11 +30,12 @@ class Limit:
 class Refused(Exception):
     """An attempt over a limit."""
 
-    def __init__(self, limit: Limit, retry_after: int) -> None:
+    def __init__(self, limit: Limit, retry_after: int, message: str | None = None) -> None:
         self.limit = limit
         self.retry_after = retry_after
         super().__init__(
-            f"too many {limit.what}: at most {limit.count} per {limit.window_s:g} s; "
+            message
+            or f"too many {limit.what}: at most {limit.count} per {limit.window_s:g} s; "
             f"try again in {retry_after} s"
         )
 

@@ -177,9 +177,17 @@ class Settings:
     signup_per_name: int = 5
     """Sign-up attempts for one name per window."""
     login_per_address: int = 30
-    """Login attempts from one client address per window."""
-    login_per_name: int = 10
-    """Login attempts to one name per window."""
+    """Login attempts from one client address per window (against spraying many names)."""
+    login_per_name: int = 30
+    """Failed logins to one name from all addresses per window; past it, addresses that have not logged in to
+    the name share one attempt per ``login_slow_s`` (it slows, never locks; server/login_guard.py)."""
+    login_free_failures: int = 3
+    """Failed logins to one name from one address before that pair must wait."""
+    login_backoff_s: float = 1.0
+    """The pair's first wait; it doubles with each further failure, up to ``login_backoff_max_s``."""
+    login_backoff_max_s: float = 300.0
+    login_slow_s: float = 20.0
+    """Past ``login_per_name``: one attempt per this many seconds from addresses new to the name."""
     guest_per_address: int = 0
     """Guest accounts from one client address per window (0: no limit; load tests make thousands)."""
     rating_window: float = 2.0
