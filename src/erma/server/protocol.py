@@ -98,6 +98,11 @@ class Act(_Msg):
     match: str = Field(min_length=1, max_length=64)
     seq: int = Field(ge=0, le=10**9)
     action: Annotated[str, Field(min_length=1, max_length=64), AfterValidator(canonical_action)]
+    hand: int | None = Field(default=None, ge=1, le=10**9)
+    """The hand it is played in (``view.hand_no``); refused as ``stale`` in another. None: not checked."""
+    decision: int | None = Field(default=None, ge=0, le=10**9)
+    """The decision it answers (``view.decision``, + i for the i-th of several sent together): refused as
+    ``stale`` once that decision was taken (by this seat or by auto-play). None: not checked."""
 
 
 class Resync(_Msg):
@@ -129,6 +134,9 @@ class Next(_Msg):
     type: Literal["next"]
     match: str = Field(min_length=1, max_length=64)
     entropy: str | None = Field(default=None, pattern=ENTROPY)
+    hand: int | None = Field(default=None, ge=1, le=10**9)
+    """The hand it confirms (1 after ``match``, k + 1 after hand k's ``hand_end``): refused as ``stale`` when
+    that is not the next hand. With or without it, a ``next`` counts only between hands."""
 
 
 class Review(_Msg):
