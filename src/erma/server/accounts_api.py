@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -42,6 +43,15 @@ def token_of(request: Request) -> str:
     return auth[7:] if auth.lower().startswith("bearer ") else ""
 
 
+class Credentials(BaseModel):
+    """The body of ``register``, ``login`` and ``upgrade``: exactly ``name`` and ``password``, both strings
+    (strict, as the websocket's messages: no other field, no number for a string)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    name: str
+    password: str
+
+
 def _account(account: Any) -> dict[str, Any]:
     return {"id": account.id, "name": account.name, "guest": account.is_guest}
 
@@ -53,10 +63,13 @@ async def _credentials(request: Request) -> tuple[str, str]:
     data = decode(body) if body else {}  # the protocol's limits (depth, numbers): a ValueError
     if not isinstance(data, dict):
         raise ValueError("the body must be a JSON object")
-    name, password = data.get("name"), data.get("password")
-    if not isinstance(name, str) or not isinstance(password, str):
-        raise ValueError("name and password are strings")
-    return name, password
+    try:
+        given = Credentials.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "body"
+        raise ValueError(f"{where}: {first['msg']}") from None
+    return given.name, given.password
 
 
 def account_routes(

@@ -31,6 +31,7 @@ from starlette.routing import Route
 
 from erma.errors import ErmaError
 from erma.server.accounts_api import token_of
+from erma.server.protocol import decimal
 
 log = logging.getLogger("erma.coach")
 
@@ -227,9 +228,10 @@ def review_routes(
         if account is None:
             return _error(401, "not_authenticated", "a session token is needed")
         raw = request.query_params.get("limit", "20")
-        if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 100):
+        limit = decimal(raw, 1, 100)
+        if limit is None:
             return _error(400, "invalid_input", f"limit {raw[:40]!r}: expected an int 1–100")
-        rows = await st.recent_reviews(account.id, int(raw))
+        rows = await st.recent_reviews(account.id, limit)
         return JSONResponse(
             {
                 "reviews": [

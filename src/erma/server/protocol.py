@@ -13,7 +13,11 @@ import json
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
+
+from erma.errors import ErmaError
+from erma.game.actions import Action
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 8192
@@ -29,7 +33,28 @@ ENTROPY = r"^[0-9a-f]{1,64}$"
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Strict (严格): a field takes only its own JSON type — no ``"3"`` for 3, no ``true`` for 1, no ``1`` for
+    ``true``, no ``3.0`` for an integer — and no field the message type does not have."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def canonical_action(text: str) -> str:
+    """An action's text must be written as the server writes it (``Action.to_str``): canonical mpsz tiles,
+    one space between words, no padding (``" discard 7p "``, ``"discard  7p"``, ``"discard B7"`` are
+    refused, naming the form to send). Text that is no action at all passes: the table answers it with
+    ``illegal_action``, listing what is legal."""
+    try:
+        canonical = Action.parse(text).to_str()
+    except ErmaError:
+        return text
+    if canonical != text:
+        raise PydanticCustomError(
+            "canonical_action",
+            "{text} is not written in canonical form; send {canonical}",
+            {"text": json.dumps(text, ensure_ascii=False), "canonical": json.dumps(canonical)},
+        )
+    return text
 
 
 class Hello(_Msg):
@@ -72,7 +97,12 @@ class Act(_Msg):
     type: Literal["action"]
     match: str = Field(min_length=1, max_length=64)
     seq: int = Field(ge=0, le=10**9)
-    action: str = Field(min_length=1, max_length=64)
+    action: Annotated[str, Field(min_length=1, max_length=64), AfterValidator(canonical_action)]
+    hand: int | None = Field(default=None, ge=1, le=10**9)
+    """The hand it is played in (``view.hand_no``); refused as ``stale`` in another. None: not checked."""
+    decision: int | None = Field(default=None, ge=0, le=10**9)
+    """The decision it answers (``view.decision``, + i for the i-th of several sent together): refused as
+    ``stale`` once that decision was taken (by this seat or by auto-play). None: not checked."""
 
 
 class Resync(_Msg):
@@ -104,6 +134,9 @@ class Next(_Msg):
     type: Literal["next"]
     match: str = Field(min_length=1, max_length=64)
     entropy: str | None = Field(default=None, pattern=ENTROPY)
+    hand: int | None = Field(default=None, ge=1, le=10**9)
+    """The hand it confirms (1 after ``match``, k + 1 after hand k's ``hand_end``): refused as ``stale`` when
+    that is not the next hand. With or without it, a ``next`` counts only between hands."""
 
 
 class Review(_Msg):
@@ -140,6 +173,16 @@ KNOWN_TYPES = (
     "review",
     "ping",
 )
+
+
+def decimal(text: str, low: int, high: int) -> int | None:
+    """A query parameter's integer in ``low`` … ``high``, written canonically — ASCII digits, no sign, no
+    padding, no ``_``, no leading zero (``" 5"``, ``"+5"``, ``"5_0"``, ``"05"``, ``"٥"`` are not 5) — else
+    None."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 18 or str(int(text)) != text:
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
 
 
 class ProtocolError(ValueError):
@@ -196,6 +239,15 @@ def _parse_constant(text: str) -> Any:
     raise ProtocolError("bad_json", f"{text} is not a JSON number")
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different (``{"seq": 1, "seq": true}`` means nothing: refused)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        twice = next(k for i, (k, _) in enumerate(pairs) if any(k == j for j, _ in pairs[:i]))
+        raise ProtocolError("bad_json", f"the key {json.dumps(twice, ensure_ascii=False)[:60]} appears twice")
+    return out
+
+
 def decode(raw: str | bytes) -> Any:
     """Decode a client message's JSON within the limits: size, nesting depth, number length, finite
     numbers, valid Unicode (no lone surrogates). Raises ProtocolError (never anything else)."""
@@ -210,7 +262,11 @@ def decode(raw: str | bytes) -> Any:
         raise ProtocolError("bad_json", f"nested deeper than {MAX_DEPTH} levels")
     try:
         data = json.loads(
-            text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_parse_constant,
+            object_pairs_hook=_object,
         )
         # a lone surrogate written as an escape (\\ud800) cannot be sent back in an error
         json.dumps(data, ensure_ascii=False).encode("utf-8")
@@ -234,10 +290,25 @@ def parse_message(raw: str | bytes) -> Any:
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        seq = data.get("seq") if isinstance(data.get("seq"), int) else None
-        raise ProtocolError("bad_message", f"{kind}: {where}: {first['msg']}", seq) from None
+        raise _refusal(kind, data, exc) from None
+
+
+def _refusal(kind: str, data: dict[str, Any], exc: ValidationError) -> ProtocolError:
+    """The ``bad_message`` error of a message that failed its fields: the first field named, with what it
+    held (e.g. ``queue: level: Input should be a valid integer (got "3")``), and its ``seq`` if it had one."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+    text = first["msg"]
+    if first["type"] not in ("missing", "extra_forbidden", "canonical_action") and where != "token":
+        got = json.dumps(first["input"], ensure_ascii=False)
+        text += f" (got {got if len(got) <= 40 else got[:37] + '...'})"
+    seq = data.get("seq")
+    return ProtocolError("bad_message", f"{kind}: {where}: {text}", seq if _is_int(seq) else None)
+
+
+def _is_int(value: Any) -> bool:
+    """An integer as JSON has it (``true`` is not one, though Python's bool is an int)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_object(data: dict[str, Any]) -> Any:

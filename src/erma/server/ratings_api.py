@@ -21,6 +21,7 @@ from starlette.routing import Route
 from erma.errors import InvalidInputError
 from erma.ratings import LEVELS
 from erma.server.accounts_api import token_of
+from erma.server.protocol import decimal
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -33,10 +34,9 @@ def rating_routes(state: dict[str, Any]) -> list[Route]:
     async def leaderboard(request: Request) -> Response:
         st = state["store"]
         raw = request.query_params.get("limit", "50")
-        try:
-            limit = int(raw)
-        except ValueError:
-            return _error(400, "invalid_input", f"limit {raw!r}: expected an int 1–500")
+        limit = decimal(raw, 1, 500)
+        if limit is None:  # (int() would read " 5", "+5", "5_0" and "٥" as numbers)
+            return _error(400, "invalid_input", f"limit {raw[:40]!r}: expected an int 1–500")
         token = token_of(request)
         account = await st.account_for_session(token) if token else None
         try:

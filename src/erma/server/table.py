@@ -32,6 +32,7 @@ from erma.server import protocol as P
 from erma.server.backends import Fenced, match_log
 from erma.server.commitment import bot_contribution, deal_digest
 from erma.server.config import Room
+from erma.server.current import action_refusal, decisions_made, next_refusal, open_offer
 from erma.server.ports import TableHost
 from erma.server.rated import block_of
 from erma.server.seats import Disconnected, Inbox, Reconnected, SeatConn, SeatInfo, logged
@@ -237,8 +238,8 @@ class Table:
             for m in s.log[since + 1 : upto + 1]:
                 self._send(s.conn, logged(m))
             for m in map(logged, reversed(s.log[: upto + 1])):
-                if m["type"] == "view":
-                    view = {**m["view"], "autoplay": s.autoplay}
+                if m["type"] == "view":  # (offering nothing if its decision was taken meanwhile)
+                    view = open_offer({**m["view"], "autoplay": s.autoplay}, decisions_made(self.state, seat))
                     view.pop("deadline_ms", None)
                     self._send(s.conn, O.Snapshot(self.id, upto, view).to_dict())
                     return
@@ -556,7 +557,7 @@ class Table:
                         s.acked.get(msg.seq, O.Ack(self.id, msg.seq, dup=True).to_dict()),
                     )
                 return False
-            refusal = self._refusal(seat)
+            refusal = action_refusal(msg, self.match.hand_no, state, seat) or self._refusal(seat)
             if refusal is not None:
                 if conn is not None:
                     self._send(conn, O.Error(*refusal, msg.seq, self.id).to_dict())
@@ -598,6 +599,13 @@ class Table:
             self.over = True
             return True
         if isinstance(msg, P.Next):
+            shown = self.shown(seat, self.inbox.arrived)  # (its hand_end reached the seat)
+            between = state is None or (_ended(state) and not self.unit and shown)
+            refusal = next_refusal(msg, self.match.hand_no, between)
+            if refusal is not None:  # (sent during a hand: it confirms nothing)
+                if conn is not None:
+                    self._send(conn, O.Error(*refusal, None, self.id).to_dict())
+                return False
             if not s.confirmed:
                 s.entropy = msg.entropy
                 self._log({"t": "next", "s": seat, "e": msg.entropy})

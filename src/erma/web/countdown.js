@@ -66,7 +66,7 @@ export function countdownEl() {
 }
 
 export function nextHand() {
-  sendNext(S.match.id);
+  sendNext(S.match.id, S.match.hand === undefined ? undefined : S.match.hand + 1);
   S.screen = "table";
   S.end = null;
   S.view = null;

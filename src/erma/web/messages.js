@@ -37,10 +37,11 @@ export function onMessage(msg) {
       S.screen = "table";
       S.resumed = Boolean(msg.resumed);
       // ready for the first hand, with this seat's share of its seed (the server committed to its own first)
-      if (!msg.resumed) sendNext(msg.match);
+      if (!msg.resumed) sendNext(msg.match, 1);
       render();
       break;
     case "hand_start":
+      if (S.match) S.match.hand = msg.hand_no; // (the next "next" confirms hand_no + 1)
       S.end = null;
       S.done = { digest: null, through: -1 };
       S.pendingEnd = null;
@@ -67,6 +68,7 @@ export function onMessage(msg) {
     case "view":
     case "snapshot":
       if (!S.match) S.match = { id: msg.match, seat: msg.view.seat, room: msg.view.room, players: [], over: false };
+      if (msg.view.hand_no) S.match.hand = msg.view.hand_no; // (after a reload: which hand "next" follows)
       if (msg.type === "snapshot" && S.resumed && msg.view.autoplay && localStorage.getItem("erma.auto") !== "1") {
         // the server turned auto-play on while this page was away (a refresh): the player is back
         net.send({ type: "autoplay", match: msg.match, on: false });
@@ -109,6 +111,12 @@ export function onMessage(msg) {
         net.close();
         S.account = null;
         toLobby();
+      } else if (msg.code === "stale") {
+        // it answered a decision already taken (auto-play, while this waited to be sent) or a hand not over:
+        // not applied; the stream says what is current
+        S.done = { digest: null, through: -1 };
+        if (S.match) net.send({ type: "resync", match: S.match.id, version: net.lastVersion(S.match.id) });
+        break;
       } else if (msg.code === "not_shown" || msg.code === "not_your_decision") {
         S.done = { digest: null, through: -1 }; // not applied: the next view says what to do
         break;

@@ -23,7 +23,11 @@ export function act(...actions) {
   S.hover = null;
   const kind = actions[0].split(" ")[0];
   if (kind === "discard") play("discard");
-  for (const a of actions) net.act(S.match.id, a);
+  // each names the decision it answers (the i-th of several sent together: the view's decision + i)
+  const v = S.view;
+  actions.forEach((a, i) =>
+    net.act(S.match.id, a, v.decision === undefined ? {} : { hand: v.hand_no, decision: v.decision + i }),
+  );
   // the player's own move shows at once (the server's uniform pause after a discard only delays what comes
   // after it); the server's events and next view replace this guess (an illegal action resyncs)
   S.prev = S.view;

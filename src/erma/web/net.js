@@ -87,13 +87,14 @@ export class Net {
     else if (msg.type !== "ping") this.queue.push(msg);
   }
 
-  /** Play an action in a match with the next sequence number. */
-  act(match, action) {
+  /** Play an action in a match with the next sequence number; `answers`: the {hand, decision} it answers
+   * (the server refuses it as "stale" once that decision was taken, by auto-play say, while this was queued). */
+  act(match, action, answers = {}) {
     const seqs = load(SEQ_KEY);
     const seq = (seqs[match] || 0) + 1;
     seqs[match] = seq;
     save(SEQ_KEY, seqs);
-    this.send({ type: "action", match, seq, action });
+    this.send({ type: "action", match, seq, action, ...answers });
     return seq;
   }
 

@@ -26,7 +26,8 @@ function entropy() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Ready for the next hand of `match`, with this seat's share of its seed (the server committed to its own). */
-export function sendNext(match) {
-  net.send({ type: "next", match, entropy: entropy() });
+/** Ready for hand `hand` of `match` (the one after the last hand_end; undefined: not known, e.g. after a
+ * reload), with this seat's share of its seed (the server committed to its own). */
+export function sendNext(match, hand) {
+  net.send({ type: "next", match, entropy: entropy(), hand });
 }
