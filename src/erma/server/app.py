@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket
 from erma.errors import ErmaError
 from erma.server import protocol as P
 from erma.server.accounts_api import account_routes
+from erma.server.addresses import trusted_proxies
 from erma.server.coach_api import Reviewer, review_routes
 from erma.server.config import Settings, load_rooms
 from erma.server.hub import Hub
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
     """The app; ``store`` (an opened erma.store.Store) may be given, else it is opened at start-up."""
     settings = settings or Settings()
     rooms = load_rooms(settings.rooms_file)  # validated before anything starts
+    trusted_proxies(settings.trusted_proxies)  # so is the list of proxies (ValueError names the entry)
     state: dict[str, Any] = {"ready": False}
     reviewer = Reviewer(settings.review_workers)
 
@@ -384,6 +386,7 @@ def serve(settings: Settings) -> None:
         ws="websockets-sansio",
         ws_per_message_deflate=False,
         ws_max_size=MAX_FRAME_BYTES,
+        proxy_headers=False,  # X-Forwarded-For is read by erma.server.addresses, from trusted_proxies only
         log_level="info",
         lifespan="on",
         timeout_graceful_shutdown=max(1, round(settings.shutdown_grace_s)),
