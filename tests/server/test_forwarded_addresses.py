@@ -17,7 +17,7 @@ import httpx
 import pytest
 import websockets
 
-from erma.server.addresses import TrustedProxies
+from erma.server.addresses import ForwardedProto, TrustedProxies
 
 from .conftest import free_port, run_async, start_server, stop_server
 
@@ -174,3 +174,33 @@ def test_the_message_rate_per_address_counts_the_believed_address(
         assert run_async(_flood(running.ws_url, ["203.0.113.1", "203.0.113.2"], 12)) == expected
     finally:
         stop_server(srv, thread, running)
+
+
+# -- the scheme behind a TLS proxy ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "peer", "trusted", "proto", "scheme"),
+    [
+        ("http", "127.0.0.1", (), b"https", "http"),  # by default nobody's header is read
+        ("http", "127.0.0.1", ("127.0.0.1",), b"https", "https"),
+        ("http", "198.51.100.4", ("127.0.0.1",), b"https", "http"),  # an untrusted peer's header
+        ("http", "127.0.0.1", ("127.0.0.1",), b"https, http", "http"),  # the nearest hop's word counts
+        ("http", "127.0.0.1", ("127.0.0.1",), b"gopher", "http"),
+        ("websocket", "127.0.0.1", ("127.0.0.1",), b"https", "wss"),
+        ("websocket", "198.51.100.4", ("127.0.0.1",), b"https", "ws"),
+    ],
+)
+def test_x_forwarded_proto_is_believed_only_from_a_trusted_proxy(
+    kind: str, peer: str, trusted: tuple[str, ...], proto: bytes, scheme: str
+) -> None:
+    seen: dict[str, str] = {}
+
+    async def app(scope: dict[str, object], receive: object, send: object) -> None:
+        seen["scheme"] = str(scope["scheme"])
+
+    plain = "ws" if kind == "websocket" else "http"
+    headers = [(b"x-forwarded-proto", proto)]
+    scope = {"type": kind, "scheme": plain, "client": (peer, 5000), "headers": headers}
+    asyncio.run(ForwardedProto(app, trusted)(scope, None, None))
+    assert seen["scheme"] == scheme

@@ -4,11 +4,13 @@ The peer of the TCP connection is the client unless it is a trusted proxy (setti
 addresses and CIDR networks; default none). Only then is ``X-Forwarded-For`` read, and only as far as the
 trusted hops go: its entries are walked from the right (the hop nearest to this server first), each trusted
 hop is skipped, and the first entry that is not trusted is the client. Whatever a client writes into the
-header itself stays to the left of the address its proxy appended, so it is never reached. No other header
-is read (``X-Real-IP``, ``Forwarded`` and ``X-Forwarded-Proto`` are ignored).
+header itself stays to the left of the address its proxy appended, so it is never reached. ``X-Real-IP`` and
+``Forwarded`` are not read.
 
 Every per-address limit (sign-up, login and guest limits; the websocket's message rate per address) takes its
-key from :func:`client_address`; uvicorn's own proxy-header handling is off (``app.serve``).
+key from :func:`client_address`; uvicorn's own proxy-header handling is off (``app.serve``), and
+:class:`ForwardedProto` takes its other part: the request's scheme (https behind a TLS proxy) from a trusted
+peer's ``X-Forwarded-Proto``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import ipaddress
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from starlette.requests import HTTPConnection
 
@@ -106,3 +109,27 @@ def client_address(conn: HTTPConnection, setting: tuple[str, ...] | str = ()) ->
     """The address the per-address limits count for a request or a websocket (see the module's text)."""
     peer = conn.client.host if conn.client else None
     return trusted_proxies(setting).resolve(peer, conn.headers.getlist(FORWARDED_FOR))
+
+
+class ForwardedProto:
+    """ASGI middleware: a request from a trusted proxy has the scheme that proxy names in the last
+    ``X-Forwarded-Proto`` entry (``https`` or ``http``; a websocket ``wss`` or ``ws``), so that what
+    depends on TLS (HSTS, the page's socket policy) sees it behind the proxy. From any other peer the header
+    is ignored."""
+
+    def __init__(self, app: Any, trusted: tuple[str, ...] | str = ()) -> None:
+        self.app = app
+        self.trusted = trusted_proxies(trusted)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket") and self.trusted.networks:
+            peer = scope.get("client")
+            host = _address(peer[0]) if peer else None
+            if host is not None and self.trusted.trusts(host):
+                values = [v for k, v in scope.get("headers", ()) if k == b"x-forwarded-proto"]
+                proto = values[-1].split(b",")[-1].strip().lower().decode("latin-1") if values else ""
+                if proto in ("http", "https"):
+                    ws = scope["type"] == "websocket"
+                    scheme = {"http": "ws", "https": "wss"}[proto] if ws else proto
+                    scope = {**scope, "scheme": scheme}
+        await self.app(scope, receive, send)

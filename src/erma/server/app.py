@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket
 from erma.errors import ErmaError
 from erma.server import protocol as P
 from erma.server.accounts_api import account_routes
-from erma.server.addresses import trusted_proxies
+from erma.server.addresses import ForwardedProto, trusted_proxies
 from erma.server.coach_api import Reviewer, review_routes
 from erma.server.config import Settings, load_rooms
 from erma.server.hub import Hub
@@ -255,7 +255,10 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         routes=routes,
         lifespan=lifespan,
         exception_handlers=handlers,
-        middleware=[Middleware(RefuseUrlTokens)],
+        middleware=[
+            Middleware(ForwardedProto, trusted=settings.trusted_proxies),  # first: the rest sees the scheme
+            Middleware(RefuseUrlTokens),
+        ],
     )
     return app
 
