@@ -82,7 +82,13 @@ def start_server(tmp: Path, **over: Any) -> tuple[uvicorn.Server, threading.Thre
 
     app = create_app(settings)
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, ws="websockets-sansio", lifespan="on", log_level="warning"
+        app,
+        host="127.0.0.1",
+        port=port,
+        ws="websockets-sansio",
+        lifespan="on",
+        log_level="warning",
+        proxy_headers=False,  # as erma serve: X-Forwarded-For only through trusted_proxies
     )
     capture = LogCapture()
     for name in LOGGERS:  # (uvicorn's own loggers do not propagate to the root)

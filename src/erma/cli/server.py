@@ -9,6 +9,7 @@ from typing import Any
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     from erma.errors import RuleSetError
+    from erma.server.addresses import TrustedProxies
     from erma.server.app import serve
     from erma.server.config import Settings, load_rooms
 
@@ -28,9 +29,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 extra[key] = type(default)(value)
             elif key == "metrics_port":
                 extra[key] = int(value)
+            elif key == "trusted_proxies":
+                extra[key] = tuple(str(n) for n in TrustedProxies.parse(value).networks)
             else:
                 extra[key] = value
-        except ValueError:
+        except ValueError as exc:
+            if key == "trusted_proxies":
+                raise RuleSetError(f"--setting {item!r}: {exc}") from None
             raise RuleSetError(f"--setting {item!r}: not a valid {type(default).__name__}") from None
     if args.lease_ms is not None:
         extra["lease_ms"] = args.lease_ms

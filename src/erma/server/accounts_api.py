@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from erma.server.addresses import client_address
 from erma.server.auth_limits import Limit, Limiter, Refused
 from erma.server.config import Settings
 from erma.server.login_guard import Backoff, LoginGuard
@@ -91,7 +92,7 @@ def account_routes(
     )
 
     def address(request: Request) -> str:
-        return request.client.host if request.client else "?"
+        return client_address(request, settings.trusted_proxies)
 
     async def session(st: Any, account: Any) -> Response:
         token = await st.new_session(account.id)

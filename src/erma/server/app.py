@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket
 from erma.errors import ErmaError
 from erma.server import protocol as P
 from erma.server.accounts_api import account_routes
+from erma.server.addresses import ForwardedProto, trusted_proxies
 from erma.server.coach_api import Reviewer, review_routes
 from erma.server.config import Settings, load_rooms
 from erma.server.headers import SecurityHeaders
@@ -57,6 +58,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
     """The app; ``store`` (an opened erma.store.Store) may be given, else it is opened at start-up."""
     settings = settings or Settings()
     rooms = load_rooms(settings.rooms_file)  # validated before anything starts
+    trusted_proxies(settings.trusted_proxies)  # so is the list of proxies (ValueError names the entry)
     state: dict[str, Any] = {"ready": False}
     reviewer = Reviewer(settings.review_workers)
 
@@ -254,7 +256,11 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         routes=routes,
         lifespan=lifespan,
         exception_handlers=handlers,
-        middleware=[Middleware(SecurityHeaders), Middleware(RefuseUrlTokens)],  # headers on refusals too
+        middleware=[
+            Middleware(ForwardedProto, trusted=settings.trusted_proxies),  # first: the rest sees the scheme
+            Middleware(SecurityHeaders),  # before the refusals: headers on them too
+            Middleware(RefuseUrlTokens),
+        ],
     )
     return app
 
@@ -385,6 +391,7 @@ def serve(settings: Settings) -> None:
         ws="websockets-sansio",
         ws_per_message_deflate=False,
         ws_max_size=MAX_FRAME_BYTES,
+        proxy_headers=False,  # X-Forwarded-For is read by erma.server.addresses, from trusted_proxies only
         log_level="info",
         lifespan="on",
         timeout_graceful_shutdown=max(1, round(settings.shutdown_grace_s)),

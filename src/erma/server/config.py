@@ -204,6 +204,9 @@ class Settings:
     msg_burst: int = 60
     addr_msg_rate: float = 1000.0
     """Messages a second all the sockets of one address may send (a bucket of twice as many); 0: no limit."""
+    trusted_proxies: tuple[str, ...] = ()
+    """The reverse proxies (addresses, CIDR networks) whose ``X-Forwarded-For`` is believed; none by default:
+    every per-address limit then counts the connection's peer (erma.server.addresses)."""
     metrics_token: str | None = None
     """``/metrics`` answers only with ``Authorization: Bearer <metrics_token>``; None: not served on the
     game listener (see ``metrics_port``)."""

@@ -16,6 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from erma.server import outbound as O
 from erma.server import protocol as P
+from erma.server.addresses import client_address
 from erma.server.backends import Backend, LocalBackend, match_log
 from erma.server.commitment import commitment
 from erma.server.config import Room, Settings
@@ -143,7 +144,7 @@ class Hub:
             await conn.close("token in the URL", code=1008)
             await self._gone(conn)
             return
-        address = ws.client.host if ws.client else ""
+        address = client_address(ws, self.settings.trusted_proxies)
         s = self.settings
         bucket = Bucket(s.msg_rate, s.msg_burst, time.monotonic()) if s.msg_rate > 0 else None
         abuse = Bucket(max(s.msg_rate, 1), max(10, s.msg_burst), time.monotonic())
