@@ -13,6 +13,7 @@ through but whose answer was lost is safely made again. A failure that outlasts 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -84,7 +85,7 @@ class RetryingStore:
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self.store, name)
-        if not asyncio.iscoroutinefunction(attr):
+        if not inspect.iscoroutinefunction(attr):
             return attr
 
         async def call(*args: Any, **kwargs: Any) -> Any:
