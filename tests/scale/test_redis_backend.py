@@ -261,3 +261,30 @@ def test_matchmaking_by_rating_in_the_lua_round_matches_the_python_rule(redis_ur
             await backend.redis.aclose()
 
     run_async(go())
+
+
+def test_the_sweeper_is_told_who_holds_a_match(redis_url: str) -> None:
+    """A match is held while a table here runs it, another process has its lease, or its log is live awaiting
+    a takeover; only a match with none of them is the sweeper's (erma.server.sweeper)."""
+    sync = redis_lib.Redis.from_url(redis_url, decode_responses=True)
+
+    async def go() -> None:
+        backend = RedisBackend(redis_url, Settings(redis_prefix=f"h{secrets.token_hex(3)}"))
+        hub = FakeHub()
+        await backend.start(hub)  # type: ignore[arg-type]
+        try:
+            here = FakeTable()
+            await backend.open_match(here)  # type: ignore[arg-type]
+            hub.tables[here.id] = here
+            assert await backend.match_held(here.id)
+            elsewhere, orphan, gone = "m-elsewhere", "m-orphan", "m-gone"
+            sync.set(backend.mk(elsewhere, "lease"), "other-pid", px=60_000)
+            sync.sadd(backend.k("live"), orphan)  # its owner's lease ran out: a takeover will settle it
+            assert await backend.match_held(elsewhere) and await backend.match_held(orphan)
+            assert not await backend.match_held(gone)
+        finally:
+            for task in backend._tasks:
+                task.cancel()
+            await backend.redis.aclose()
+
+    run_async(go())

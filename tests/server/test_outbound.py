@@ -103,3 +103,8 @@ def test_hand_end_with_and_without_the_deal_proof() -> None:
     assert first["result"] == result.to_json() and first["result"] is not second["result"]
     bare = O.HandEnd(result, "seed", "salt", "dig", 12, [90, 110], [-10, 10], 5, [-8, 8], {}, "n").to_dict()
     assert list(bare)[-2:] == ["scores", "next_commitment"] and bare["next_commitment"] == "n"
+
+
+def test_db_wait_is_a_state_outside_the_stream() -> None:
+    assert wire(O.DbWait("m", True).to_dict()) == '{"type":"db_wait","match":"m","waiting":true}'
+    assert wire(O.DbWait("m", False).to_dict()) == '{"type":"db_wait","match":"m","waiting":false}'

@@ -56,7 +56,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 def _cmd_ledger(args: argparse.Namespace) -> int:
     from erma.store.cli import ledger_check
 
-    return ledger_check(args.db)
+    return ledger_check(args.db, hold_age_s=args.hold_age_min * 60)
 
 
 def _cmd_ratings(args: argparse.Namespace) -> int:
@@ -92,6 +92,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ledger_sub = ledger.add_subparsers(dest="ledger_command", required=True)
     ledger_check = ledger_sub.add_parser("check", help="verify the ledger's invariants (exit 1 on a breach)")
     ledger_check.add_argument("--db", default=None, help="database URL or SQLite file (default data/erma.db)")
+    ledger_check.add_argument(
+        "--hold-age-min",
+        type=float,
+        default=10.0,
+        metavar="MIN",
+        help="report (and fail on) stakes held in escrow longer than this with no settlement (default 10)",
+    )
     ledger_check.set_defaults(func=_cmd_ledger)
 
     ratings = sub.add_parser("ratings", help="ratings and ranks: `erma ratings rebuild --db URL`")

@@ -166,6 +166,15 @@ class Settings:
     """The prefix of every Redis key and channel (several deployments, or tests, on one Redis)."""
     lease_ms: int = 3000
     """A match owner's lease; another process takes the match over this long after its owner stops."""
+    db_retry_window_s: float = 30.0
+    """A table retries a store call that fails with a transient database error (connection lost or refused,
+    serialization failure, timeout) for this long, its players told to wait and its clocks stopped; only a
+    longer outage ends the match (its open hold left to the sweeper). 30 s covers a PostgreSQL restart or
+    a managed failover (typically 5–20 s) and is about two turn clocks: longer would keep players staring."""
+    sweep_interval_s: float = 60.0
+    """How often the sweeper resolves the open holds (escrow) of matches nobody owns (0: only at start)."""
+    sweep_min_age_s: float = 120.0
+    """The sweeper leaves a hold younger than this alone (a table may be between its hold and its log)."""
     shutdown_grace_s: float = 5.0
     """On SIGTERM: how long to wait for sockets before handing the matches over and exiting."""
     session_ttl_s: float | None = 30 * 24 * 3600.0

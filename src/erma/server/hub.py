@@ -24,6 +24,7 @@ from erma.server.connection import Bucket, Connection, Latency
 from erma.server.ports import OwnedTable
 from erma.server.restore import restore_table
 from erma.server.seats import SeatConn, SeatInfo, disconnected, reconnected
+from erma.server.sweeper import Sweeper
 from erma.server.table import Table
 from erma.server.thinker import Thinker
 
@@ -73,6 +74,7 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._rate: deque[tuple[float, int]] = deque(maxlen=11)
         self._addr_buckets: dict[str, Bucket] = {}
+        self.sweeper = Sweeper(self)
 
     async def start(self) -> None:
         """Create the bot accounts and start matchmaking."""
@@ -84,10 +86,12 @@ class Hub:
         await self.backend.start(self)
         self._matcher = asyncio.create_task(self._match_loop())
         self._lag_task = asyncio.create_task(self._watch_lag())
+        self.sweeper.start()  # no stake stranded: open holds nobody owns are resolved (erma.server.sweeper)
 
     async def stop(self) -> None:
         """Stop matchmaking; a distributed backend hands this process's matches over to the others; the
         remaining tables stop (their open units are refunded or settled by whoever carries on)."""
+        self.sweeper.stop()
         if self._matcher:
             self._matcher.cancel()
         if self._lag_task:

@@ -254,3 +254,15 @@ class MatchEnd:
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "match_end", "scores": self.scores, "hands": self.hands}
+
+
+@dataclass(frozen=True)
+class DbWait:
+    """数据库重连 The table waits for the database (``waiting``: true) or has it back (false): its clocks
+    stand still meanwhile. Not part of the seat's stream (no ``v``): a state, sent to the connected seats."""
+
+    match: str
+    waiting: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "db_wait", "match": self.match, "waiting": self.waiting}

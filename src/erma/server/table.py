@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -33,6 +34,7 @@ from erma.server.backends import Fenced, match_log
 from erma.server.commitment import bot_contribution, deal_digest
 from erma.server.config import Room
 from erma.server.current import action_refusal, decisions_made, next_refusal, open_offer
+from erma.server.dbretry import DatabaseAway, RetryingStore
 from erma.server.ports import TableHost
 from erma.server.rated import block_of
 from erma.server.seats import Disconnected, Inbox, Reconnected, SeatConn, SeatInfo, logged
@@ -97,6 +99,30 @@ class Table:
         """The seats' shares of the current hand's seed."""
         self.timed_out: list[int] = []
         """The persons who did not confirm the next hand in time (the match ended between hands)."""
+        self.db_since: float | None = None
+        """When the store calls began failing (a database blip), None while they pass."""
+
+    @property
+    def db(self) -> RetryingStore:
+        """The store, each call retried through a database blip (:mod:`erma.server.dbretry`)."""
+        return RetryingStore(self.host.store, self.host.settings.db_retry_window_s, self._db_wait)
+
+    def _db_wait(self, waiting: bool) -> None:
+        """The database went away (``waiting``) or came back: tell the persons (``db_wait``); the clock of
+        the decision under way stands still meanwhile."""
+        now = time.monotonic()
+        if waiting:
+            self.db_since = now
+            self.host.metrics["db_waits"] += 1
+        elif self.db_since is not None:
+            gap, self.db_since = now - self.db_since, None
+            if self.deadline is not None:
+                self.deadline += gap
+            if self.kept_clock is not None:
+                self.kept_clock = (self.kept_clock[0], self.kept_clock[1] + gap)
+        for s in self.seats:
+            if not s.is_bot and s.conn is not None:
+                self._send(s.conn, O.DbWait(self.id, waiting).to_dict())
 
     def meta(self) -> dict[str, Any]:
         """The match's essentials besides its log: enough, with the log, to rebuild the table anywhere."""
@@ -285,6 +311,9 @@ class Table:
         except Fenced:
             self.fenced = True
             match_log("fenced", self.id, epoch=self.epoch)
+        except DatabaseAway as exc:  # longer than the window: the match ends, its hold left to the sweeper
+            log.error("match %s ends: %s; hand %r left to the sweeper", self.id, exc, self.unit or None)
+            self.host.metrics["db_lost_matches"] += 1
         except Exception:  # a table must never take the server down; settle what can be settled
             log.exception("table %s failed", self.id)
             if self.unit:
@@ -320,7 +349,8 @@ class Table:
         block, _ = block_of(self.id, self.match.hand_no, self.room.rated_hands)
         left = sorted({i for i, s in enumerate(self.seats) if s.left} | set(self.timed_out))
         leaver = self.seats[left[0]].account_id if len(left) == 1 else None
-        if await self.host.store.close_match(block, leaver):
+        store = self.host.store if self.db_since is not None else self.db  # (no second window)
+        if await store.close_match(block, leaver):
             match_log("rated_match_closed", self.id, block=block, leaver=leaver)
 
     async def _stash_missed(self, end: dict[str, Any]) -> None:
@@ -395,7 +425,7 @@ class Table:
         self.unit = f"{self.id}:{self.match.hand_no}"
         # the most this hand can cost a seat, as the family says; the ledger holds at most the balance
         stake = state.family.max_loss(rules, streak=state.streak) * self.room.bean_rate
-        self.balances_before = await self.host.store.balances([s.account_id for s in self.seats])
+        self.balances_before = await self.db.balances([s.account_id for s in self.seats])
         self._log(
             {
                 "t": "hand",
@@ -410,8 +440,8 @@ class Table:
 
         for s, balance in zip(self.seats, self.balances_before, strict=True):
             if s.is_bot and balance < stake:
-                await top_up(self.host.store, s.account_id, stake)
-        self.held = await self.host.store.hold(self.unit, {s.account_id: stake for s in self.seats})
+                await self.db.run("top_up", functools.partial(top_up, self.host.store, s.account_id, stake))
+        self.held = await self.db.hold(self.unit, {s.account_id: stake for s in self.seats})
         for seat, s in enumerate(self.seats):
             s.sent_events = 0
             s.event_no = 0
@@ -679,7 +709,7 @@ class Table:
             contributions=self.contributions,
             over=self.over,
         )
-        settled = await settle(self.host.store, self.host.metrics, hand, end["gone"])
+        settled = await settle(self.db, self.host.metrics, hand, end["gone"])
         self.over = settled.over
         self.balances_after = settled.balances
         for seat, s in enumerate(self.seats):
@@ -718,7 +748,7 @@ class Table:
         await self._start_grace()
         if self.over:
             return
-        balances = self.balances_after or await self.host.store.balances([s.account_id for s in self.seats])
+        balances = self.balances_after or await self.db.balances([s.account_id for s in self.seats])
         for s, balance in zip(self.seats, balances, strict=True):
             if not s.is_bot and balance < self.room.entry_min:
                 self.over = True

@@ -14,11 +14,18 @@ from erma.store.engine import resolve_url
 from erma.store.ratings import Rebuilt
 from erma.store.store import Store
 
+#: ``erma ledger check`` fails on a hold open longer than this by default (seconds): a hand lasts minutes,
+#: and a table waits out a database outage for ``db_retry_window_s`` (30 s) before the sweeper's turn.
+HOLD_AGE_S = 600.0
 
-async def _check(url: str | None) -> list[str]:
+
+async def _check(url: str | None, hold_age_s: float | None) -> list[str]:
     store = await Store.open(url, upgrade=False)
     try:
-        return await store.check()
+        found = await store.check()
+        if hold_age_s is not None:
+            found += [h.sentence() for h in await store.open_holds(hold_age_s)]
+        return found
     finally:
         await store.close()
 
@@ -73,15 +80,18 @@ def ratings_rebuild(url: str | None, write: bool = True) -> int:
     return 0
 
 
-def ledger_check(url: str | None) -> int:
-    """Check the ledger at ``url`` (``None``: ``data/erma.db``); print every breach. Returns the exit code:
-    0 if sound, 1 if there is a breach, 2 if the database cannot be read (one line on stderr). Never
-    creates or migrates a database."""
+def ledger_check(url: str | None, hold_age_s: float | None = HOLD_AGE_S) -> int:
+    """Check the ledger at ``url`` (``None``: ``data/erma.db``); print every breach, and every hold open
+    (stakes in escrow, no settle, refund or forfeit) for ``hold_age_s`` seconds or more (``None``: holds not
+    looked at). Returns the exit code: 0 if sound, 1 if there is a breach or an old open hold, 2 if the
+    database cannot be read or the age is bad (one line on stderr). Never creates or migrates a database."""
     try:
+        if hold_age_s is not None and not hold_age_s >= 0:
+            raise ErmaError(f"--hold-age-min: expected a number ≥ 0, not {hold_age_s / 60!r}")
         resolved = resolve_url(url)
         if resolved.get_backend_name() == "sqlite" and not Path(resolved.database or "").is_file():
             raise ErmaError(f"no SQLite database at {resolved.database!r}")
-        breaches = asyncio.run(_check(url))
+        breaches = asyncio.run(_check(url, hold_age_s))
     except ErmaError as e:
         print(f"erma ledger check: {e}", file=sys.stderr)
         return 2

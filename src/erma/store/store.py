@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from erma.errors import InvalidInputError, NameTakenError
 from erma.store import accounts as _accounts
 from erma.store import check as _check
+from erma.store import holds as _holds
 from erma.store import ledger as _ledger
 from erma.store import ratings as _ratings
 from erma.store import records as _records
@@ -38,6 +39,7 @@ from erma.store.accounts import (
     is_token,
 )
 from erma.store.engine import dispose, make_engine, resolve_url, run_read, run_write
+from erma.store.holds import OpenHold
 from erma.store.inputs import RECORD_ID_LIMIT, check_id, check_json, check_unit, clamp, is_int
 from erma.store.ledger import Payout
 from erma.store.migrate import upgrade as _upgrade
@@ -310,12 +312,14 @@ class Store:
         payout = _ledger.settle_payout(unit, deltas, reason)
         return await self._terminal(unit, "settle", reason, payout, rated)
 
-    async def refund(self, unit: str, rated: RatedHand | None = None) -> bool:
+    async def refund(self, unit: str, rated: RatedHand | None = None, reason: str = "refund") -> bool:
         """End a unit with no result (a drawn or aborted hand): everything held goes back. ``True`` if
         written now, ``False`` if the unit had already ended. ``rated`` (a drawn hand): counted in the same
-        transaction (a draw moves no rating)."""
+        transaction (a draw moves no rating). ``reason``: the transaction's (the sweeper's is ``sweep``)."""
         check_unit(unit)
-        return await self._terminal(unit, "refund", "refund", dict, rated)
+        if not isinstance(reason, str) or not 0 < len(reason) <= 64:
+            raise InvalidInputError(f"reason {reason!r}: expected 1–64 characters")
+        return await self._terminal(unit, "refund", reason, dict, rated)
 
     async def forfeit(
         self,
@@ -485,6 +489,13 @@ class Store:
         return await run_write(self.engine, lambda conn: _ratings.rebuild(conn, write))
 
     # ------------------------------------------------------------------ invariants
+
+    async def open_holds(self, older_than_s: float = 0.0) -> list[OpenHold]:
+        """The units held at least ``older_than_s`` seconds ago (the database's clock) and not yet settled,
+        refunded or forfeited, oldest first (see :mod:`erma.store.holds`)."""
+        if not isinstance(older_than_s, int | float) or isinstance(older_than_s, bool) or older_than_s < 0:
+            raise InvalidInputError(f"older_than_s {older_than_s!r}: expected a number ≥ 0")
+        return await run_read(self.engine, lambda conn: _holds.open_holds(conn, older_than_s))
 
     async def check(self) -> list[str]:
         """Every breach of the ledger's invariants, as a sentence; ``[]`` if the ledger is sound. Reads one

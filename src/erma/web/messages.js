@@ -6,7 +6,7 @@ import { onEvent, restoreMarks } from "./events.js";
 import { errorText, t } from "./i18n.js";
 import { answered, autoMove } from "./moves.js";
 import { toLobby } from "./nav.js";
-import { net, sendNext } from "./socket.js";
+import { net, sendNext, showDbWait } from "./socket.js";
 import { play } from "./sound.js";
 import { render, rulesInfo, S } from "./state.js";
 import { renderTop } from "./topbar.js";
@@ -96,7 +96,18 @@ export function onMessage(msg) {
       S.balance = msg.balances?.[S.match?.seat ?? 0] ?? S.balance;
       showEnd(msg);
       break;
+    case "db_wait":
+      // the server's clocks stand still while it waits for its database: so does the countdown shown
+      if (msg.waiting) S.dbWaitAt = S.dbWaitAt ?? performance.now();
+      else if (S.dbWaitAt !== undefined && S.dbWaitAt !== null) {
+        if (S.deadline) S.deadline += performance.now() - S.dbWaitAt;
+        S.dbWaitAt = null;
+      }
+      showDbWait(msg.waiting);
+      break;
     case "match_end":
+      showDbWait(false);
+      S.dbWaitAt = null;
       if (S.match) S.match.over = true;
       S.scores = msg.scores || null;
       S.countdown = null;

@@ -16,6 +16,15 @@ export const net = new Net((msg) => handler(msg), (status) => {
   }
 });
 
+/** The table waits for the server's database (a `db_wait` message) or has it back: say so in the status line. */
+export function showDbWait(waiting) {
+  const s = $("#status");
+  if (waiting) {
+    s.hidden = false;
+    s.textContent = t("db_wait");
+  } else if (s.textContent === t("db_wait")) s.hidden = true;
+}
+
 export function onServerMessage(onMessage) {
   handler = onMessage;
 }

@@ -166,6 +166,11 @@ class Backend(ABC):
     async def close_match(self, table: OwnedTable) -> None:
         """The match is over: release it."""
 
+    async def match_held(self, match: str) -> bool:
+        """Whether some process holds the match (a table here; distributed: a lease, or a live log awaiting
+        a takeover). The sweeper (:mod:`erma.server.sweeper`) leaves its open holds to that process."""
+        return self.hub is not None and match in self.hub.tables
+
     @abstractmethod
     def gauges(self) -> dict[str, float]:
         """Extra gauges for /metrics."""

@@ -101,6 +101,7 @@ export const en = {
   mute: "Mute",
   sound: "Sound",
   lang: "中文",
+  db_wait: "The server is reconnecting to its database; the clocks are paused…",
   reconnecting: "Connection lost, reconnecting…",
   replaced: "Signed in elsewhere; this page is disconnected",
   leave: "Leave",

@@ -101,6 +101,7 @@ export const zh = {
   mute: "静音",
   sound: "声音",
   lang: "EN",
+  db_wait: "服务器正在重连数据库，计时已暂停…",
   reconnecting: "连接中断，正在重连…",
   replaced: "账号在别处登录，本页已断开",
   leave: "离开",

@@ -50,6 +50,18 @@ class RedisOwnership(RedisLog):
             await self._del_if(keys=[self.mk(mid, "lease")], args=[self.pid])
         self.owners.pop(mid, None)
 
+    async def match_held(self, match: str) -> bool:
+        if self.hub is not None and match in self.hub.tables:
+            return True
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.exists(self.mk(match, "lease"))
+        pipe.sismember(self.k("live"), match)
+        try:
+            lease, live = await pipe.execute()
+        except (RedisError, OSError):
+            return True  # cannot tell: never sweep a match that may still be played
+        return bool(lease) or bool(live)
+
     # ---------------------------------------------------------------------- leases, scan
 
     async def _renew_loop(self) -> None:
