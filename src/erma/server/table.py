@@ -96,6 +96,9 @@ class Table:
         """The seats' shares of the current hand's seed."""
         self.timed_out: list[int] = []
         """The persons who did not confirm the next hand in time (the match ended between hands)."""
+        self.visible_at: float | None = None
+        """When the last action the opponent could see was applied: a stand-in's (bot's, auto-play's) pace
+        counts from it, so a hidden decision before its move (a claim it passed) costs no time."""
 
     def meta(self) -> dict[str, Any]:
         """The match's essentials besides its log: enough, with the log, to rebuild the table anywhere."""
@@ -422,6 +425,7 @@ class Table:
                     seat,
                     O.HandStart(self.match.hand_no, seat, self.digest, rules.name, self.room.id).to_dict(),
                 )
+        self.visible_at = None  # (a stand-in's first move of the hand waits its whole pause)
         await self._play_turns()
         await self._finish_hand()
 
@@ -452,11 +456,7 @@ class Table:
                 if self.deadline is not None:
                     self.kept_clock = (decision, self.deadline)
             if not human_turn:
-                pause = self._scale(self.host.settings.bot_pause_s if s.is_bot else 0.3)
-                if s.away_since is not None:  # just gone: a short grace, so a page refresh loses nothing
-                    grace = self._scale(self.host.settings.reconnect_grace_s)
-                    pause = max(pause, grace - (time.monotonic() - s.away_since))
-                await self._idle(time.monotonic() + pause, back=actor)
+                await self._idle(self._stand_in_until(actor), back=actor)
                 if _ended(state) or state.actor != actor or not (s.is_bot or s.autoplay):
                     continue
                 legal = legal_actions(state, actor)
@@ -474,6 +474,22 @@ class Table:
                 self._apply(actor, action)
         self.deadline = None
         self._flush()
+
+    def _stand_in_until(self, seat: int) -> float:
+        """When a stand-in (a bot, or auto-play for a person) acts: a visible move ``bot_pause_s`` (auto-play
+        0.3 s) after the last visible action, a hidden decision (a claim of the opponent's discard, a rob, an
+        offer) half as long after it. So the opponent's stream shows the move at the same time whether or not
+        a hidden decision came first, and nothing is computed for a hidden decision while the action before it
+        is on its way out (docs/protocol.md, "Fairness and hidden information")."""
+        assert self.state is not None
+        s = self.seats[seat]
+        now = time.monotonic()
+        start = now if self.visible_at is None else min(now, self.visible_at)
+        pause = self._scale(self.host.settings.bot_pause_s if s.is_bot else 0.3)
+        until = start + (pause / 2 if self.state.phase in _HIDDEN_PHASES else pause)
+        if s.away_since is not None:  # just gone: a short grace, so a page refresh loses nothing
+            until = max(until, s.away_since + self._scale(self.host.settings.reconnect_grace_s))
+        return until
 
     async def _think(self, seat: int, legal: list[Action], autoplay: bool = False) -> Action:
         """The seat's bot (or auto-play) chooses, in the hub's thinker (off the event loop). A stand-in for a
@@ -497,6 +513,9 @@ class Table:
     def _apply(self, seat: int, action: Action, seq: int | None = None) -> None:
         state = self.state
         assert state is not None
+        s = self.seats[seat]
+        if not (s.is_bot or s.autoplay) or state.phase not in _HIDDEN_PHASES:
+            self.visible_at = time.monotonic()  # (a stand-in's hidden decision leaves its pace alone)
         apply(state, seat, action)
         self._log({"t": "act", "s": seat, "a": str(action), "q": seq})
         self.actions_applied += 1
