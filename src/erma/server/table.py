@@ -208,6 +208,10 @@ class Table:
             if s.needs_view and not (hidden_stop and state.actor != seat):
                 s.needs_view = False
                 self.post(seat, O.View(self._view(seat)).to_dict())
+            elif s.needs_view:
+                # the view waits for the opponent's hidden decision, but is built all the same: the work done
+                # right after one's discard (which delays it on its way out) does not tell that decision
+                O.View(self._view(seat)).to_dict()
 
     def _view(self, seat: int) -> dict[str, Any]:
         assert self.state is not None
