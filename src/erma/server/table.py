@@ -96,6 +96,9 @@ class Table:
         """The seats' shares of the current hand's seed."""
         self.timed_out: list[int] = []
         """The persons who did not confirm the next hand in time (the match ended between hands)."""
+        self.next_by: list[float | None] = [None, None]
+        """Per seat: when its clock to send ``next`` runs out, counted from when its hand_end is let out to it
+        (after the pause after its discard), not from the server's hand end."""
         self.visible_at: float | None = None
         """When the last action the opponent could see was applied: a stand-in's (bot's, auto-play's) pace
         counts from it, so a hidden decision before its move (a claim it passed) costs no time."""
@@ -697,11 +700,16 @@ class Table:
         settled = await settle(self.host.store, self.host.metrics, hand, end["gone"])
         self.over = settled.over
         self.balances_after = settled.balances
+        wait = self._scale(self.room.rules.next_hand_timeout_s)
         for seat, s in enumerate(self.seats):
             if s.is_bot:
                 continue
             s.needs_view = False
-            self.post(seat, settled.hand_end.to_dict())
+            self.next_by[seat] = self.shown_at(seat) + wait  # the clock starts as the hand_end goes out
+            message = settled.hand_end.to_dict()
+            if not settled.over:
+                message["next_ms"] = int(wait * 1000)
+            self.post(seat, message)
         for seat in range(2):  # (the pause after one's last discard holds the hand_end too)
             self.release(seat)
         self.unit = ""
@@ -712,7 +720,9 @@ class Table:
         for s in self.seats:
             if s.is_bot:
                 s.confirmed = True
-        until = time.monotonic() + self._scale(rules.next_hand_timeout_s)
+        fallback = time.monotonic() + self._scale(rules.next_hand_timeout_s)  # (after a takeover)
+        by = [fallback if t is None else t for t in self.next_by]
+        self.next_by = [None, None]
         hold = self._scale(self.host.settings.review_hold_s)
         self.review_since, self.review_held = None, 0.0
         while not all(s.confirmed for s in self.seats):
@@ -721,9 +731,11 @@ class Table:
                 return
             now = time.monotonic()
             held = self.review_held + (now - self.review_since if self.review_since is not None else 0.0)
-            deadline = until + min(held, hold)  # the clock stands still while a person reviews
+            waiting = [i for i, s in enumerate(self.seats) if not s.confirmed]
+            # each person's clock from its own hand_end; it stands still while a person reviews
+            deadline = min(by[i] for i in waiting) + min(held, hold)
             if deadline <= now:
-                self.timed_out = [i for i, s in enumerate(self.seats) if not s.confirmed]
+                self.timed_out = [i for i in waiting if by[i] + min(held, hold) <= now]
                 self.over = True
                 return
             wake = deadline if self.review_since is None else min(deadline, now + 0.5)  # (to look again)
