@@ -101,6 +101,12 @@ class Table:
         """The persons who did not confirm the next hand in time (the match ended between hands)."""
         self.db_since: float | None = None
         """When the store calls began failing (a database blip), None while they pass."""
+        self.next_by: list[float | None] = [None, None]
+        """Per seat: when its clock to send ``next`` runs out, counted from when its hand_end is let out to it
+        (after the pause after its discard), not from the server's hand end."""
+        self.visible_at: float | None = None
+        """When the last action the opponent could see was applied: a stand-in's (bot's, auto-play's) pace
+        counts from it, so a hidden decision before its move (a claim it passed) costs no time."""
 
     @property
     def db(self) -> RetryingStore:
@@ -232,6 +238,10 @@ class Table:
             if s.needs_view and not (hidden_stop and state.actor != seat):
                 s.needs_view = False
                 self.post(seat, O.View(self._view(seat)).to_dict())
+            elif s.needs_view:
+                # the view waits for the opponent's hidden decision, but is built all the same: the work done
+                # right after one's discard (which delays it on its way out) does not tell that decision
+                O.View(self._view(seat)).to_dict()
 
     def _view(self, seat: int) -> dict[str, Any]:
         assert self.state is not None
@@ -453,6 +463,7 @@ class Table:
                     seat,
                     O.HandStart(self.match.hand_no, seat, self.digest, rules.name, self.room.id).to_dict(),
                 )
+        self.visible_at = None  # (a stand-in's first move of the hand waits its whole pause)
         await self._play_turns()
         await self._finish_hand()
 
@@ -483,11 +494,7 @@ class Table:
                 if self.deadline is not None:
                     self.kept_clock = (decision, self.deadline)
             if not human_turn:
-                pause = self._scale(self.host.settings.bot_pause_s if s.is_bot else 0.3)
-                if s.away_since is not None:  # just gone: a short grace, so a page refresh loses nothing
-                    grace = self._scale(self.host.settings.reconnect_grace_s)
-                    pause = max(pause, grace - (time.monotonic() - s.away_since))
-                await self._idle(time.monotonic() + pause, back=actor)
+                await self._idle(self._stand_in_until(actor), back=actor)
                 if _ended(state) or state.actor != actor or not (s.is_bot or s.autoplay):
                     continue
                 legal = legal_actions(state, actor)
@@ -505,6 +512,22 @@ class Table:
                 self._apply(actor, action)
         self.deadline = None
         self._flush()
+
+    def _stand_in_until(self, seat: int) -> float:
+        """When a stand-in (a bot, or auto-play for a person) acts: a visible move ``bot_pause_s`` (auto-play
+        0.3 s) after the last visible action, a hidden decision (a claim of the opponent's discard, a rob, an
+        offer) half as long after it. So the opponent's stream shows the move at the same time whether or not
+        a hidden decision came first, and nothing is computed for a hidden decision while the action before it
+        is on its way out (docs/protocol.md, "Fairness and hidden information")."""
+        assert self.state is not None
+        s = self.seats[seat]
+        now = time.monotonic()
+        start = now if self.visible_at is None else min(now, self.visible_at)
+        pause = self._scale(self.host.settings.bot_pause_s if s.is_bot else 0.3)
+        until = start + (pause / 2 if self.state.phase in _HIDDEN_PHASES else pause)
+        if s.away_since is not None:  # just gone: a short grace, so a page refresh loses nothing
+            until = max(until, s.away_since + self._scale(self.host.settings.reconnect_grace_s))
+        return until
 
     async def _think(self, seat: int, legal: list[Action], autoplay: bool = False) -> Action:
         """The seat's bot (or auto-play) chooses, in the hub's thinker (off the event loop). A stand-in for a
@@ -528,6 +551,9 @@ class Table:
     def _apply(self, seat: int, action: Action, seq: int | None = None) -> None:
         state = self.state
         assert state is not None
+        s = self.seats[seat]
+        if not (s.is_bot or s.autoplay) or state.phase not in _HIDDEN_PHASES:
+            self.visible_at = time.monotonic()  # (a stand-in's hidden decision leaves its pace alone)
         apply(state, seat, action)
         self._log({"t": "act", "s": seat, "a": str(action), "q": seq})
         self.actions_applied += 1
@@ -712,11 +738,16 @@ class Table:
         settled = await settle(self.db, self.host.metrics, hand, end["gone"])
         self.over = settled.over
         self.balances_after = settled.balances
+        wait = self._scale(self.room.rules.next_hand_timeout_s)
         for seat, s in enumerate(self.seats):
             if s.is_bot:
                 continue
             s.needs_view = False
-            self.post(seat, settled.hand_end.to_dict())
+            self.next_by[seat] = self.shown_at(seat) + wait  # the clock starts as the hand_end goes out
+            message = settled.hand_end.to_dict()
+            if not settled.over:
+                message["next_ms"] = int(wait * 1000)
+            self.post(seat, message)
         for seat in range(2):  # (the pause after one's last discard holds the hand_end too)
             self.release(seat)
         self.unit = ""
@@ -727,7 +758,9 @@ class Table:
         for s in self.seats:
             if s.is_bot:
                 s.confirmed = True
-        until = time.monotonic() + self._scale(rules.next_hand_timeout_s)
+        fallback = time.monotonic() + self._scale(rules.next_hand_timeout_s)  # (after a takeover)
+        by = [fallback if t is None else t for t in self.next_by]
+        self.next_by = [None, None]
         hold = self._scale(self.host.settings.review_hold_s)
         self.review_since, self.review_held = None, 0.0
         while not all(s.confirmed for s in self.seats):
@@ -736,9 +769,11 @@ class Table:
                 return
             now = time.monotonic()
             held = self.review_held + (now - self.review_since if self.review_since is not None else 0.0)
-            deadline = until + min(held, hold)  # the clock stands still while a person reviews
+            waiting = [i for i, s in enumerate(self.seats) if not s.confirmed]
+            # each person's clock from its own hand_end; it stands still while a person reviews
+            deadline = min(by[i] for i in waiting) + min(held, hold)
             if deadline <= now:
-                self.timed_out = [i for i, s in enumerate(self.seats) if not s.confirmed]
+                self.timed_out = [i for i in waiting if by[i] + min(held, hold) <= now]
                 self.over = True
                 return
             wake = deadline if self.review_since is None else min(deadline, now + 0.5)  # (to look again)
