@@ -27,6 +27,9 @@ from typing import Any
 import httpx
 import websockets
 
+REFUSALS = ("illegal_action", "not_your_decision", "not_shown")
+"""The refusals a retried action may meet when its decision was taken meanwhile."""
+
 CLOSE_MOVED = 4409
 """The close code of a socket whose match moved to another process (erma.server.connection.CLOSE_MOVED: the
 lab does not import the server)."""
@@ -44,6 +47,9 @@ class LoadStats:
     connect_failures: int = 0
     """Connections that could not be opened (each also counts as an error)."""
     retries: int = 0
+    refused_retries: int = 0
+    """Actions sent again (unacknowledged across a reconnection or a quiet spell) that the server refused
+    because their decision had been taken meanwhile (by auto-play after the reconnect grace): not errors."""
     moved: int = 0
     """Sockets the server closed with code 4409 (``moved``: their match went to another process), each
     reconnected at once."""
@@ -100,6 +106,7 @@ class LoadStats:
             "connect_failures": self.connect_failures,
             "retries": self.retries,
             "moved": self.moved,
+            "refused_retries": self.refused_retries,
             "lost": self.lost[:5],
             "actions": len(lat),
             "latency_ms": {
@@ -164,6 +171,7 @@ async def _table(
     length: int | None = None  # the match's length in hands (None: until someone leaves)
     ended = 0  # hand_ends seen
     stats.live[index] = live = {"match": None, "last": trail}
+    retried: set[int] = set()  # the seqs sent again
     while not finished and time.monotonic() < until + 30:
         url = urls[(index + attempt) % len(urls)]
         try:
@@ -202,6 +210,7 @@ async def _table(
                                 "action": pending[1],
                             }
                             await ws.send(json.dumps(action))
+                            retried.add(pending[0])
                         continue
                     quiet_since = time.monotonic()
                     msg = json.loads(raw)
@@ -213,6 +222,9 @@ async def _table(
                     if kind == "error":
                         if msg.get("code") == "no_such_match" and leaving:
                             continue  # the match ended as we left
+                        if msg.get("seq") in retried and msg.get("code") in REFUSALS:
+                            stats.refused_retries += 1  # a retry whose decision was taken meanwhile
+                            continue
                         stats.error(str(msg.get("code")))
                         continue
                     if kind == "ack" and pending is not None and msg.get("seq") == pending[0]:
@@ -238,6 +250,7 @@ async def _table(
                         if kind == "snapshot" and pending is not None:
                             if pending[2] == decision:  # maybe lost on the way: the same seq again
                                 stats.retries += 1
+                                retried.add(pending[0])
                                 action = {
                                     "type": "action",
                                     "match": match,
