@@ -48,8 +48,9 @@ class LoadStats:
     """Connections that could not be opened (each also counts as an error)."""
     retries: int = 0
     refused_retries: int = 0
-    """Actions sent again (unacknowledged across a reconnection or a quiet spell) that the server refused
-    because their decision had been taken meanwhile (by auto-play after the reconnect grace): not errors."""
+    """Actions sent again (unacknowledged across a reconnection or a quiet spell), or chosen on a view
+    replayed after a reconnection, that the server refused because their decision had been taken meanwhile
+    (by auto-play after the reconnect grace): not errors."""
     moved: int = 0
     """Sockets the server closed with code 4409 (``moved``: their match went to another process), each
     reconnected at once."""
@@ -59,6 +60,8 @@ class LoadStats:
     """Clients still running ``give_up_s`` after the run's time was up: given up."""
     error_codes: dict[str, int] = field(default_factory=dict)
     """The error messages received, by code."""
+    error_samples: list[dict[str, Any]] = field(default_factory=list)
+    """The first five error messages, each with what its table saw just before (for diagnosis)."""
     lost: list[dict[str, Any]] = field(default_factory=list)
     """What the lost, ended-early and stuck tables saw last (for diagnosis)."""
     live: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -99,6 +102,7 @@ class LoadStats:
             "failures": self.failures,
             "errors": self.errors,
             "error_codes": dict(sorted(self.error_codes.items())),
+            "error_samples": self.error_samples,
             "matches_lost": self.matches_lost,
             "ended_early": self.ended_early,
             "stuck": self.stuck,
@@ -188,6 +192,7 @@ async def _table(
                 resumed = (
                     match is None
                 )  # after a reconnection the server names the match again, unless it ended
+                catching_up = match is not None  # the missed messages replayed, until the snapshot
                 while True:
                     try:
                         raw = await asyncio.wait_for(ws.recv(), 2)
@@ -226,6 +231,8 @@ async def _table(
                             stats.refused_retries += 1  # a retry whose decision was taken meanwhile
                             continue
                         stats.error(str(msg.get("code")))
+                        if len(stats.error_samples) < 5:
+                            stats.error_samples.append({**msg, "last": trail[-6:]})
                         continue
                     if kind == "ack" and pending is not None and msg.get("seq") == pending[0]:
                         pending = None
@@ -247,6 +254,8 @@ async def _table(
                     elif kind in ("view", "snapshot") and match is not None:
                         view = msg["view"]
                         decision = (view.get("hand_no"), view.get("decision"))
+                        if kind == "snapshot":
+                            catching_up = False
                         if kind == "snapshot" and pending is not None:
                             if pending[2] == decision:  # maybe lost on the way: the same seq again
                                 stats.retries += 1
@@ -272,6 +281,8 @@ async def _table(
                             seq += 1
                             choice = _choose(view, rng)
                             pending = (seq, choice, decision)
+                            if catching_up:  # a replayed view: its decision may be taken already
+                                retried.add(seq)
                             await ws.send(
                                 json.dumps({"type": "action", "match": match, "seq": seq, "action": choice})
                             )
