@@ -37,7 +37,7 @@ typecheck: $(STAMP)
 ## (The timing tests first: the browser tests' servers live until the end of their run.) Both runs always
 ## run; make fails if either did.
 SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fairness.py \
-          tests/server/test_review_pause.py tests/web
+          tests/server/test_review_pause.py tests/scale/test_faults.py tests/web
 
 pytest: $(STAMP)
 	@st=0; \
