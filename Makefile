@@ -38,7 +38,8 @@ typecheck: $(STAMP)
 ## run; make fails if either did.
 SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fairness.py \
           tests/server/test_timing_side_channel.py tests/server/test_timers_from_delivery.py \
-          tests/server/test_review_pause.py tests/server/test_protocol_decisions_already_made.py tests/web
+          tests/server/test_review_pause.py tests/server/test_protocol_decisions_already_made.py \
+          tests/scale/test_faults.py tests/web
 
 pytest: $(STAMP)
 	@st=0; \

@@ -195,6 +195,7 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
             args.think,
             ramp=args.ramp,
             level=args.bot_level,
+            give_up_s=args.give_up,
         )
     )
     if not args.json:
@@ -202,7 +203,8 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
         print(
             f"tables {summary['tables_started']}/{summary['tables']}, hands {summary['hands_completed']}, "
             f"errors {summary['errors']} (connections failed {summary['connect_failures']}), "
-            f"lost {summary['matches_lost']}, "
+            f"lost {summary['matches_lost']}, ended early {summary['ended_early']}, "
+            f"stuck {summary['stuck']}, "
             f"latency p50 {lat['p50']} ms p99 {lat['p99']} ms over {summary['actions']} actions"
         )
         for lost in summary["lost"]:
@@ -212,6 +214,10 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
     if summary["tables_started"] == 0:
         print("loadtest: no table started", file=sys.stderr)
+        return 1
+    if summary["failures"]:
+        codes = ", ".join(f"{k} {v}" for k, v in summary["error_codes"].items())
+        print(f"loadtest: {summary['failures']} failures (errors: {codes or 'none'})", file=sys.stderr)
         return 1
     return 0
 
@@ -296,6 +302,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         choices=range(1, 6),
         default=None,
         help="the bots' level (default: the room's)",
+    )
+    load.add_argument(
+        "--give-up",
+        type=float,
+        default=30.0,
+        help="give up on a client still running this many seconds after --seconds (counted as stuck)",
     )
     load.add_argument("--json", action="store_true")
     load.set_defaults(func=_cmd_loadtest)

@@ -3,9 +3,15 @@
 Each table is one client (a guest account) playing a bot in a room, through the websocket protocol only. With
 several URLs the tables are spread over them (table i on URL i mod n); a table whose server goes away
 reconnects to the next URL with the versions it saw and carries on (retrying an unacknowledged action with the
-same seq); ``matches_lost`` counts the matches that could not be finished.
+same seq); a socket closed with code 4409 (``moved``: its match went to another process) reconnects at once.
 Latency is measured from sending an action to receiving the first event that follows it. Bounded in time: it
-stops by itself after ``seconds`` (clients leave their matches between hands or escape at the end).
+stops by itself after ``seconds`` (clients leave their matches between hands or escape at the end), and gives
+up on a client still running ``give_up_s`` after that (``stuck``).
+
+What went wrong is counted in the JSON, and their sum is ``failures`` (``erma loadtest`` exits 1 if it is not
+0): ``matches_lost`` (a match that could not be finished), ``ended_early`` (a ``match_end`` the client did not
+ask for by leaving, before the match's length: a forfeit, a table that failed), ``stuck`` (clients given up),
+and ``errors`` (error messages, by code in ``error_codes``, and connections that could not be opened).
 """
 
 from __future__ import annotations
@@ -21,6 +27,13 @@ from typing import Any
 import httpx
 import websockets
 
+REFUSALS = ("illegal_action", "not_your_decision", "not_shown")
+"""The refusals a retried action may meet when its decision was taken meanwhile."""
+
+CLOSE_MOVED = 4409
+"""The close code of a socket whose match moved to another process (erma.server.connection.CLOSE_MOVED: the
+lab does not import the server)."""
+
 
 @dataclass
 class LoadStats:
@@ -34,8 +47,36 @@ class LoadStats:
     connect_failures: int = 0
     """Connections that could not be opened (each also counts as an error)."""
     retries: int = 0
+    refused_retries: int = 0
+    """Actions sent again (unacknowledged across a reconnection or a quiet spell), or chosen on a view
+    replayed after a reconnection, that the server refused because their decision had been taken meanwhile
+    (by auto-play after the reconnect grace): not errors."""
+    moved: int = 0
+    """Sockets the server closed with code 4409 (``moved``: their match went to another process), each
+    reconnected at once."""
+    ended_early: int = 0
+    """Matches that ended without this client leaving, before their length (a forfeit, a failed table)."""
+    stuck: int = 0
+    """Clients still running ``give_up_s`` after the run's time was up: given up."""
+    error_codes: dict[str, int] = field(default_factory=dict)
+    """The error messages received, by code."""
+    error_samples: list[dict[str, Any]] = field(default_factory=list)
+    """The first five error messages, each with what its table saw just before (for diagnosis)."""
     lost: list[dict[str, Any]] = field(default_factory=list)
-    """What the lost tables saw last (for diagnosis)."""
+    """What the lost, ended-early and stuck tables saw last (for diagnosis)."""
+    live: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Each running table's match and last messages (what a stuck one saw)."""
+
+    def error(self, code: str) -> None:
+        """Count an error message (or a connection that failed: ``connect``)."""
+        self.errors += 1
+        self.error_codes[code] = self.error_codes.get(code, 0) + 1
+
+    @property
+    def failures(self) -> int:
+        """Everything that went wrong: lost, ended early, stuck, errors."""
+        return self.matches_lost + self.ended_early + self.stuck + self.errors
+
     latencies_ms: list[float] = field(default_factory=list)
     steady_ms: list[float] = field(default_factory=list)
     """The latencies of the actions sent while every table was playing: from 5 s after the last table
@@ -58,11 +99,18 @@ class LoadStats:
             "seconds": round(seconds, 2),
             "tables_started": self.tables_started,
             "hands_completed": self.hands_completed,
+            "failures": self.failures,
             "errors": self.errors,
+            "error_codes": dict(sorted(self.error_codes.items())),
+            "error_samples": self.error_samples,
             "matches_lost": self.matches_lost,
+            "ended_early": self.ended_early,
+            "stuck": self.stuck,
             "reconnects": self.reconnects,
             "connect_failures": self.connect_failures,
             "retries": self.retries,
+            "moved": self.moved,
+            "refused_retries": self.refused_retries,
             "lost": self.lost[:5],
             "actions": len(lat),
             "latency_ms": {
@@ -124,6 +172,10 @@ async def _table(
     leaving = False
     trail: list[str] = []
     connected = False
+    length: int | None = None  # the match's length in hands (None: until someone leaves)
+    ended = 0  # hand_ends seen
+    stats.live[index] = live = {"match": None, "last": trail}
+    retried: set[int] = set()  # the seqs sent again
     while not finished and time.monotonic() < until + 30:
         url = urls[(index + attempt) % len(urls)]
         try:
@@ -140,6 +192,7 @@ async def _table(
                 resumed = (
                     match is None
                 )  # after a reconnection the server names the match again, unless it ended
+                catching_up = match is not None  # the missed messages replayed, until the snapshot
                 while True:
                     try:
                         raw = await asyncio.wait_for(ws.recv(), 2)
@@ -149,6 +202,10 @@ async def _table(
                             raise
                         if not resumed and time.monotonic() - quiet_since > 5:
                             finished = True  # the match ended while we were away (its match_end was lost)
+                            if not leaving:
+                                stats.ended_early += 1
+                                lost = {"match": match, "ended_early": "while away", "last": trail}
+                                stats.lost.append(lost)
                             return
                         if pending is not None and match is not None:
                             action = {
@@ -158,6 +215,7 @@ async def _table(
                                 "action": pending[1],
                             }
                             await ws.send(json.dumps(action))
+                            retried.add(pending[0])
                         continue
                     quiet_since = time.monotonic()
                     msg = json.loads(raw)
@@ -169,14 +227,20 @@ async def _table(
                     if kind == "error":
                         if msg.get("code") == "no_such_match" and leaving:
                             continue  # the match ended as we left
-                        stats.errors += 1
+                        if msg.get("seq") in retried and msg.get("code") in REFUSALS:
+                            stats.refused_retries += 1  # a retry whose decision was taken meanwhile
+                            continue
+                        stats.error(str(msg.get("code")))
+                        if len(stats.error_samples) < 5:
+                            stats.error_samples.append({**msg, "last": trail[-6:]})
                         continue
                     if kind == "ack" and pending is not None and msg.get("seq") == pending[0]:
                         pending = None
                     if kind == "match" and msg.get("resumed"):
                         resumed = True
                     if kind == "match" and not msg.get("resumed"):
-                        match = msg["match"]
+                        match = live["match"] = msg["match"]
+                        length = msg.get("hands")
                         stats.tables_started += 1
                         # ready for the first hand, with this seat's share of its seed
                         entropy = f"{rng.getrandbits(128):032x}"
@@ -190,9 +254,12 @@ async def _table(
                     elif kind in ("view", "snapshot") and match is not None:
                         view = msg["view"]
                         decision = (view.get("hand_no"), view.get("decision"))
+                        if kind == "snapshot":
+                            catching_up = False
                         if kind == "snapshot" and pending is not None:
                             if pending[2] == decision:  # maybe lost on the way: the same seq again
                                 stats.retries += 1
+                                retried.add(pending[0])
                                 action = {
                                     "type": "action",
                                     "match": match,
@@ -214,12 +281,15 @@ async def _table(
                             seq += 1
                             choice = _choose(view, rng)
                             pending = (seq, choice, decision)
+                            if catching_up:  # a replayed view: its decision may be taken already
+                                retried.add(seq)
                             await ws.send(
                                 json.dumps({"type": "action", "match": match, "seq": seq, "action": choice})
                             )
                             sent_at = time.monotonic()
                     elif kind == "hand_end":
                         stats.hands_completed += 1
+                        ended += 1
                         if time.monotonic() >= until:
                             leaving = True
                             await ws.send(json.dumps({"type": "leave", "match": match}))
@@ -228,12 +298,18 @@ async def _table(
                             await ws.send(json.dumps({"type": "next", "match": match, "entropy": entropy}))
                     elif kind == "match_end":
                         finished = True
+                        if not leaving and (length is None or msg.get("hands", ended) < length):
+                            stats.ended_early += 1
+                            stats.lost.append({"match": match, "ended_early": msg, "last": trail})
                         return
         except (OSError, websockets.WebSocketException, TimeoutError) as exc:
             attempt += 1
             stats.reconnects += 1
+            if isinstance(exc, websockets.ConnectionClosed) and exc.rcvd and exc.rcvd.code == CLOSE_MOVED:
+                stats.moved += 1  # the match moved to another process: back at once, no backoff
+                continue
             if not connected:  # the socket could not even be opened (a wrong URL, a server not there)
-                stats.errors += 1
+                stats.error("connect")
                 stats.connect_failures += 1
                 if attempt >= 3 * len(urls):
                     stats.lost.append({"match": None, "error": f"cannot connect to {url}: {exc}"})
@@ -254,10 +330,12 @@ async def run_load(
     seed: int = 1,
     ramp: float = 0.0,
     level: int | None = None,
+    give_up_s: float = 30.0,
 ) -> dict[str, Any]:
     """Play ``tables`` tables for about ``seconds`` seconds, their starts spread over the first ``ramp``
     seconds; returns the summary. ``level`` (1–5): each table asks for a bot of that level (人机对战),
-    else the room's ``bot_level``.
+    else the room's ``bot_level``. A client still running ``give_up_s`` after the ``seconds`` is given up
+    (``stuck``).
 
     The tables share one HTTP client (making one costs milliseconds of CPU: hundreds at once would stall
     this process and show up as server latency)."""
@@ -293,10 +371,16 @@ async def run_load(
             )
             for i in range(tables)
         ]
-        done = await asyncio.gather(*tasks, return_exceptions=True)
+        _, running = await asyncio.wait(tasks, timeout=max(0.0, until + give_up_s - time.monotonic()))
+        for i, task in enumerate(tasks):
+            if task in running:  # stuck past the end: given up
+                task.cancel()
+                stats.stuck += 1
+                stats.lost.append({"stuck": True, **stats.live.get(i, {})})
+        await asyncio.gather(*tasks, return_exceptions=True)
     watcher.cancel()
-    for d in done:
-        if isinstance(d, BaseException):
-            stats.errors += 1
+    for task in tasks:
+        if not task.cancelled() and task.exception() is not None:
+            stats.error("client_failed")
             stats.matches_lost += 1
     return stats.summary(time.monotonic() - t0, tables)

@@ -43,6 +43,10 @@ class Latency:
         return out
 
 
+CLOSE_MOVED = 4409
+"""The websocket close code (and reason ``moved``) of a socket whose match this process lost to a newer owner
+(it was frozen or cut off from Redis): the client reconnects at once, without backoff (docs/protocol.md)."""
+
 _cids = iter(range(1, 1 << 62))
 
 

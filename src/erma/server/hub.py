@@ -9,7 +9,7 @@ import logging
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Coroutine, Sequence
+from collections.abc import Collection, Coroutine, Sequence
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -20,7 +20,7 @@ from erma.server.addresses import client_address
 from erma.server.backends import Backend, LocalBackend, match_log
 from erma.server.commitment import commitment
 from erma.server.config import Room, Settings
-from erma.server.connection import Bucket, Connection, Latency
+from erma.server.connection import CLOSE_MOVED, Bucket, Connection, Latency
 from erma.server.ports import OwnedTable
 from erma.server.restore import restore_table
 from erma.server.seats import SeatConn, SeatInfo, disconnected, reconnected
@@ -75,6 +75,7 @@ class Hub:
         self._rate: deque[tuple[float, int]] = deque(maxlen=11)
         self._addr_buckets: dict[str, Bucket] = {}
         self.sweeper = Sweeper(self)
+        self.stopping = False
 
     async def start(self) -> None:
         """Create the bot accounts and start matchmaking."""
@@ -92,6 +93,7 @@ class Hub:
         """Stop matchmaking; a distributed backend hands this process's matches over to the others; the
         remaining tables stop (their open units are refunded or settled by whoever carries on)."""
         self.sweeper.stop()
+        self.stopping = True
         if self._matcher:
             self._matcher.cancel()
         if self._lag_task:
@@ -438,13 +440,15 @@ class Hub:
         seat_logs: list[list[dict[str, Any]]],
         epoch: int,
         conns: Sequence[SeatConn | None],
+        moved: Collection[int] = (),
     ) -> Table:
         """Own a match another process ran (its backend found it unowned): rebuild its table from its
         essentials, its log and its seats' streams, seat each person's connection (None: away, auto-play after
-        the reconnect grace), and run it."""
+        the reconnect grace counted from now; ``moved``: away because their socket's process is gone, never
+        charged a forfeit for it, see ``SeatInfo.moved``), and run it."""
         table = restore_table(self, match_id, room, meta, entries, seat_logs)
         table.epoch = epoch
-        for s, conn in zip(table.seats, conns, strict=True):
+        for seat, (s, conn) in enumerate(zip(table.seats, conns, strict=True)):
             if s.is_bot:
                 continue
             if conn is not None:
@@ -452,6 +456,8 @@ class Hub:
             else:
                 s.autoplay = True
                 s.away_since = time.monotonic()
+                s.away_v = len(s.log)  # the endings from here on are kept for the player's next hello
+                s.moved = seat in moved
         self.start_table(table)
         return table
 
@@ -468,10 +474,18 @@ class Hub:
                     log.warning("could not free the seat of %s in %s", s.account_id, table.id)
 
     def table_lost(self, table: OwnedTable) -> None:
-        """A table stopped without ending its match (another process carries on)."""
+        """A table stopped without ending its match (another process carries on). Fenced (a newer owner
+        took it while this process was frozen or cut off), the sockets here of its players are closed with
+        :data:`~erma.server.connection.CLOSE_MOVED`: their clients reconnect at once, to the new owner."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
         self._unseat(table)
+        if table.fenced and not self.stopping:
+            for s in table.seats:
+                conn = self.connections.get(s.account_id)
+                if not s.is_bot and conn is not None:
+                    self.metrics["moved_sockets"] += 1
+                    self.spawn(conn.close("moved", code=CLOSE_MOVED))
 
     def _unseat(self, table: OwnedTable) -> None:
         """Forget where the sockets here sit at ``table``."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Collection, Coroutine, Mapping, Sequence
 from typing import Any, Protocol
 
 from erma.server.config import Room, Settings
@@ -139,5 +139,7 @@ class BackendHost(Protocol):
         seat_logs: list[list[dict[str, Any]]],
         epoch: int,
         conns: Sequence[SeatConn | None],
+        moved: Collection[int] = (),
     ) -> OwnedTable:
-        """Own a match another process ran: rebuild its table, seat the connections found, run it."""
+        """Own a match another process ran: rebuild its table, seat the connections found, run it
+        (``moved``: the seats whose socket was on a process that is gone, see ``SeatInfo.moved``)."""

@@ -54,6 +54,11 @@ class SeatInfo:
     confirmed: bool = False
     away_since: float | None = None
     """When the seat's socket closed (None while connected or after it came back)."""
+    moved: bool = False
+    """Taken over without its socket (搬迁): the player's socket was on a process that lost the match (frozen,
+    fenced or killed), so the player is away through no doing of their own. Until they are back, auto-play
+    stands in after the reconnect grace (counted from the takeover) and the hand is settled by its result,
+    never as a forfeit (docs/protocol.md, "Moved")."""
     left: bool = False
     entropy: str | None = None
     """The seat's contribution to the next hand's seed (from ``next``, or ``hello`` as a fallback)."""

@@ -682,6 +682,7 @@ class Table:
             if msg.cid is not None and (s.conn is None or getattr(s.conn, "cid", None) != msg.cid):
                 return False  # an older socket of this seat, already replaced
             s.conn = None
+            s.moved = False  # a socket of its own that closed: away as usual
             s.away_v = len(s.log)
             s.autoplay = True  # a disconnect is not an escape: auto-play, after a short reconnect grace
             s.away_since = time.monotonic()
@@ -689,6 +690,7 @@ class Table:
         if isinstance(msg, Reconnected):
             s.conn = msg.conn
             s.away_v = None
+            s.moved = False
             if s.away_since is not None:  # back: the auto-play the disconnect started ends
                 s.autoplay = False
                 s.timeouts = 0
@@ -706,7 +708,7 @@ class Table:
         gone = [
             i
             for i, s in enumerate(self.seats)
-            if not s.is_bot and s.conn is None and result.reason is not EndReason.ESCAPE
+            if not s.is_bot and s.conn is None and not s.moved and result.reason is not EndReason.ESCAPE
         ]
         # the decision goes into the log, stored, before any bean moves: an owner taking over from the log
         # makes the same ledger call (idempotent: the unit's one terminal transaction), never another one

@@ -1,9 +1,10 @@
 // The game socket (docs/protocol.md): hello with the session token and the last version seen of each
 // match (kept in localStorage so a page refresh resumes), per-match action sequence numbers, reconnection
-// with backoff, and an application ping.
+// with backoff (at once after a close with code 4409 "moved"), and an application ping.
 
 const RESUME_KEY = "erma.resume"; // {match_id: last v}
 const SEQ_KEY = "erma.seq"; // {match_id: last seq sent}
+const CLOSE_MOVED = 4409; // the server lost this match to another process: reconnect at once
 
 function load(key) {
   try {
@@ -66,7 +67,7 @@ export class Net {
       if (msg.type === "match_end" && msg.match) this.forget(msg.match);
       this.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.ws = null;
@@ -75,8 +76,9 @@ export class Net {
         return;
       }
       this.onStatus("closed");
+      if (e.code === CLOSE_MOVED) this.backoff = 0; // the match moved to another process: back at once
       setTimeout(() => !this.stopped && this._open(), this.backoff);
-      this.backoff = Math.min(this.backoff * 2, 8000);
+      this.backoff = Math.min(Math.max(this.backoff * 2, 500), 8000);
     };
     ws.onerror = () => {}; // onclose follows and reconnects
   }

@@ -158,6 +158,8 @@ class RedisLog(RedisQueues):
 
     def _fence(self, table: OwnedTable) -> None:
         table.fenced = True
+        if self.owners.get(table.id) == self.pid:  # no longer ours: route to the lease's holder
+            del self.owners[table.id]
         match_log("fenced", table.id, pid=self.pid, epoch=table.epoch)
         if table.task is not None and table.task is not asyncio.current_task():
             table.task.cancel()

@@ -177,6 +177,7 @@ class RedisOwnership(RedisLog):
         seat_logs = [[json.loads(f["d"]) for _, f in g] for g in got[1:]]
         self.owners[match] = self.pid
         conns: list[SeatConn | None] = []  # None: a bot, or a person away (auto-play after the grace)
+        moved: list[int] = []  # persons whose socket is on a process no longer alive (frozen or dead)
         for seat, x in enumerate(meta["seats"]):
             if x["bot"]:
                 conns.append(None)
@@ -193,7 +194,9 @@ class RedisOwnership(RedisLog):
                 conns.append(RemoteSeat(self, pid, cid, match, seat))
             else:
                 conns.append(None)
-        table = hub.take_over(match, room, meta, entries, seat_logs, int(epoch), conns)
+                if where:
+                    moved.append(seat)
+        table = hub.take_over(match, room, meta, entries, seat_logs, int(epoch), conns, moved)
         hub.metrics["takeovers"] += 1
         match_log(
             "takeover", match, pid=self.pid, epoch=table.epoch, entries=len(entries), resume=table.resume

@@ -86,14 +86,19 @@ class RedisRelay(RedisOwnership):
     async def _to_owner(self, match: str, data: dict[str, Any]) -> bool:
         """Publish to the match's owner; False if no process received it."""
         owner = self.owners.get(match)
+        if owner == self.pid and (self.hub is None or match not in self.hub.tables):
+            owner = None  # (a match this process lost: never publish to itself for it)
         if owner is None:
             owner = await self.redis.get(self.mk(match, "lease"))
             if owner is None:
                 return False
             self.owners[match] = owner
-        if owner == self.pid and self.hub is not None and match in self.hub.tables:
-            await self._on(data)
-            return True
+        if owner == self.pid:
+            if self.hub is not None and match in self.hub.tables:
+                await self._on(data)
+                return True
+            self.owners.pop(match, None)  # the lease names this process, whose table is gone: nobody serves
+            return False
         if await self.redis.publish(self.k("p", owner), dumps(data)):
             assert self.hub is not None
             self.hub.metrics["routed"] += 1
