@@ -78,6 +78,9 @@ class Connection:
         """This socket's id among every process's sockets."""
         self.account_id: int | None = None
         self.name = ""
+        self.session: str | None = None
+        """The session of the token this socket signed in with (its store key); the socket closes when that
+        session ends (:mod:`erma.server.sessions`)."""
         self.outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.closed = False
         self.latency = latency

@@ -23,8 +23,10 @@ from erma.server.connection import Bucket, Connection, Latency
 from erma.server.ports import OwnedTable
 from erma.server.restore import restore_table
 from erma.server.seats import SeatConn, SeatInfo, disconnected, reconnected
+from erma.server.sessions import SessionWatch
 from erma.server.table import Table
 from erma.server.thinker import Thinker
+from erma.store.accounts import session_key
 
 log = logging.getLogger("erma.hub")
 
@@ -72,6 +74,10 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._rate: deque[tuple[float, int]] = deque(maxlen=11)
         self._addr_buckets: dict[str, Bucket] = {}
+        self.sessions = SessionWatch(
+            lambda: self.connections.values(), store, settings.session_check_s, self.metrics
+        )
+        """Closes the sockets whose session ended (4401 "signed out")."""
 
     async def start(self) -> None:
         """Create the bot accounts and start matchmaking."""
@@ -83,6 +89,7 @@ class Hub:
         await self.backend.start(self)
         self._matcher = asyncio.create_task(self._match_loop())
         self._lag_task = asyncio.create_task(self._watch_lag())
+        self.sessions.start()
 
     async def stop(self) -> None:
         """Stop matchmaking; a distributed backend hands this process's matches over to the others; the
@@ -91,6 +98,7 @@ class Hub:
             self._matcher.cancel()
         if self._lag_task:
             self._lag_task.cancel()
+        await self.sessions.stop()
         await self.backend.stop()
         for table in list(self.tables.values()):
             if table.task:
@@ -259,6 +267,7 @@ class Hub:
             return
         old = self.connections.get(account.id)
         conn.account_id, conn.name = account.id, account.name
+        conn.session = session_key(msg.token)
         conn.entropy = msg.entropy
         self.connections[account.id] = conn
         if old is not None and old is not conn:  # one live socket per account: the new one wins

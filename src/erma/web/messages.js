@@ -105,10 +105,8 @@ export function onMessage(msg) {
       break;
     case "error":
       if (msg.code === "bad_token") {
-        setToken("");
         net.close();
-        S.account = null;
-        toLobby();
+        forgetSession();
       } else if (msg.code === "not_shown" || msg.code === "not_your_decision") {
         S.done = { digest: null, through: -1 }; // not applied: the next view says what to do
         break;
@@ -131,4 +129,17 @@ function showEnd(msg) {
       render();
     }
   }, 1300 + bannersLeft());
+}
+
+function forgetSession() {
+  setToken("");
+  S.account = null;
+  S.balance = null;
+  toLobby();
+}
+
+/** The server closed the socket because its session ended (4401): back to sign-in, saying why. */
+export function signedOut() {
+  forgetSession();
+  toast(t("signed_out"), 6000);
 }

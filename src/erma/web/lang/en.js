@@ -103,6 +103,7 @@ export const en = {
   lang: "中文",
   reconnecting: "Connection lost, reconnecting…",
   replaced: "Signed in elsewhere; this page is disconnected",
+  signed_out: "Signed out (logged out, password changed or session expired): please sign in again",
   leave: "Leave",
   leave_confirm: "Leaving mid-hand is an escape and costs beans. Leave?",
   ev_cuo_me: "You picked {t}",
