@@ -42,8 +42,8 @@ class OwnedTable(Protocol):
     def meta(self) -> dict[str, Any]:
         """The match's essentials besides its log."""
 
-    def resync_all(self) -> None:
-        """Send every connected seat a snapshot."""
+    def resync_all(self, seen: Mapping[int, int] | None = None) -> None:
+        """Send every connected seat a snapshot (after the messages past ``seen[seat]``, if given)."""
 
 
 class MatchBackend(Protocol):

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from erma.bots import make_bot
@@ -250,12 +251,15 @@ class Table:
         if self.state is not None:
             self._send(s.conn, O.Snapshot(self.id, len(s.log) - 1, self._view(seat)).to_dict())
 
-    def resync_all(self) -> None:
-        """Send every connected seat a snapshot (after a takeover or a lost connection to Redis); a relay
-        fills the client's gap from the seat's stream first."""
+    def resync_all(self, seen: Mapping[int, int] | None = None) -> None:
+        """Send every connected seat a snapshot (after a takeover or a lost connection to Redis), preceded by
+        the stream's messages after ``seen[seat]`` (the last version the seat's socket is known to have: a
+        socket on this process after a takeover); a relay on another process fills its client's gap from the
+        seat's stream itself."""
+        seen = seen or {}
         for seat, s in enumerate(self.seats):
             if not s.is_bot and s.conn is not None:
-                self.snapshot(seat, len(s.log) - 1)
+                self.snapshot(seat, seen.get(seat, len(s.log) - 1))
 
     # ------------------------------------------------------------------------------- run
 
