@@ -22,7 +22,7 @@ from erma.server.config import Room, Settings
 from erma.server.connection import Bucket, Connection, Latency
 from erma.server.ports import OwnedTable
 from erma.server.restore import restore_table
-from erma.server.seats import SeatConn, SeatInfo, disconnected, reconnected
+from erma.server.seats import SeatConn, SeatInfo, disconnected, hand_start_index, reconnected
 from erma.server.sessions import SessionWatch
 from erma.server.table import Table
 from erma.server.thinker import Thinker
@@ -282,7 +282,8 @@ class Hub:
         where = await self.backend.seat_of(account.id)
         if where is None:
             for m in await self.backend.take_missed(account.id):  # a match that ended while away
-                conn.send(m)
+                if m.get("v", 0) > msg.resume.get(m.get("match", ""), -1):  # (not what the client has)
+                    conn.send(m)
             return
         since = msg.resume.get(where[0], -1)
         table = self.tables.get(where[0])
@@ -456,6 +457,7 @@ class Hub:
             else:
                 s.autoplay = True
                 s.away_since = time.monotonic()
+                s.away_v = hand_start_index(s.log)  # its endings from there are kept for its next hello
         self.start_table(table)
         return table
 

@@ -67,6 +67,9 @@ class MatchBackend(Protocol):
     async def stash_missed(self, account_id: int, messages: list[dict[str, Any]]) -> None:
         """Keep the endings of a match that ended while its player was away."""
 
+    async def take_missed(self, account_id: int) -> list[dict[str, Any]]:
+        """The endings kept for an account (and forget them)."""
+
 
 class TableHost(Protocol):
     """What a table needs of the hub: its settings, the store, the metrics, the bots' thinker, the backend,
