@@ -62,3 +62,21 @@ def test_revoked_on_one_process_closes_the_socket_on_the_other(cluster: Cluster)
     run_async(go())
     assert b.metrics()["erma_signed_out_total"] == 2
     assert cluster.ledger_check() == []
+
+
+def test_the_announcement_over_redis_closes_the_socket_on_the_other_at_once(cluster: Cluster) -> None:
+    """With the periodic check out of the way (every 60 s), process A's announcement on ``P:all`` alone makes
+    process B check its sockets: the socket on B closes within a second."""
+    a = cluster.start_node(session_check_s=60.0)
+    b = cluster.start_node(session_check_s=60.0)
+
+    async def go() -> float:
+        async with httpx.AsyncClient() as http:
+            token = (await http.post(a.url + "/api/guest")).json()["token"]
+            player = await seated(b, token)
+            assert (await http.post(a.url + "/api/logout_all", headers=auth(token))).json()["revoked"] == 1
+            code, took = await closed_with(player, 5)
+            assert code == SIGNED_OUT, (code, took)
+            return took
+
+    assert run_async(go()) < 1.0

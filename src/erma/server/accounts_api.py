@@ -128,17 +128,19 @@ def account_routes(state: dict[str, Any], settings: Settings, limiter: Limiter |
         named = await st.upgrade_guest(account.id, name, password)
         return JSONResponse({"account": _account(named), "balance": await st.balance(named.id)})
 
-    def signed_out() -> None:
-        """Close this process's sockets of the sessions just ended now (the others within their check)."""
+    async def signed_out() -> None:
+        """Close the sockets of the sessions just ended now: this process's, and (Redis) the others', which
+        also find them at their next check."""
         hub = state.get("hub")
         if hub is not None:
             hub.sessions.poke()
+            await hub.backend.announce_signout()
 
     async def logout(request: Request) -> Response:
         ended = await state["store"].end_session(token_of(request))
         if not ended:
             return _error(401, "not_authenticated", "no such session")
-        signed_out()
+        await signed_out()
         return JSONResponse({"ended": True})
 
     async def logout_all(request: Request) -> Response:
@@ -147,7 +149,7 @@ def account_routes(state: dict[str, Any], settings: Settings, limiter: Limiter |
         if account is None:
             return _error(401, "not_authenticated", "a session token is needed")
         revoked = await st.revoke_sessions(account.id)
-        signed_out()
+        await signed_out()
         return JSONResponse({"revoked": revoked})
 
     async def password(request: Request) -> Response:
@@ -160,7 +162,7 @@ def account_routes(state: dict[str, Any], settings: Settings, limiter: Limiter |
         token = await st.change_password(account.id, old, new)
         if token is None:
             return _error(401, "bad_login", "wrong password")
-        signed_out()
+        await signed_out()
         return JSONResponse({"token": token})
 
     def guarded(fn: Any) -> Any:

@@ -78,6 +78,7 @@ class Hub:
             lambda: self.connections.values(), store, settings.session_check_s, self.metrics
         )
         """Closes the sockets whose session ended (4401 "signed out")."""
+        self.backend.on_signout = self.sessions.poke
 
     async def start(self) -> None:
         """Create the bot accounts and start matchmaking."""

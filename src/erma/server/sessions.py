@@ -6,7 +6,9 @@ everywhere (``/api/logout_all``), a password change (every session of the accoun
 every server process: each process re-checks the sessions of its own sockets against the database, one query
 (per 500 sessions) every ``session_check_s``. The database is where sessions live, so this needs nothing
 else (no Redis message that a restarting subscriber could miss), and it is the only way to notice an expiry,
-which no request announces. The process that handled a log-out checks at once (:meth:`SessionWatch.poke`).
+which no request announces. On top of it, for speed, the process that handled a log-out checks at once
+(:meth:`SessionWatch.poke`) and, with Redis, announces it on ``P:all`` so that every other process checks at
+once too (best effort: a lost announcement only means the periodic check closes the socket).
 A closed seat is played by auto-play after the reconnect grace, as for any lost socket (docs/protocol.md).
 """
 
