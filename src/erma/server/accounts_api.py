@@ -8,6 +8,10 @@
 | ``POST /api/upgrade`` | ``name``, ``password`` (a guest token) | ``account`` (same id), ``balance`` |
 | ``POST /api/logout`` | – (a token) | ``{"ended": true}``: this token stops working |
 | ``POST /api/logout_all`` | – (a token) | ``{"revoked": n}``: every token of the account stops working |
+| ``POST /api/password`` | ``password``, ``new_password`` (a token) | ``token``: a new one; the others end |
+
+A socket whose session ends (any of the last three, or expiry) is closed with 4401 "signed out"
+(:mod:`erma.server.sessions`).
 
 Sign-up (``register``, ``upgrade``) and ``login`` are rate-limited per client address and per name
 (:mod:`erma.server.auth_limits`): 429 with ``{"error": "rate_limited", "limit": …, "retry_after": …}``.
@@ -71,6 +75,19 @@ async def _credentials(request: Request) -> tuple[str, str]:
         where = ".".join(str(p) for p in first["loc"]) or "body"
         raise ValueError(f"{where}: {first['msg']}") from None
     return given.name, given.password
+
+
+async def _password_change(request: Request) -> tuple[str, str]:
+    body = await request.body()
+    if len(body) > 4096:
+        raise ValueError("request body too large")
+    data = decode(body) if body else {}
+    if not isinstance(data, dict):
+        raise ValueError("the body must be a JSON object")
+    for key in ("password", "new_password"):
+        if not isinstance(data.get(key), str):
+            raise ValueError(f"{key}: expected a string")
+    return data["password"], data["new_password"]
 
 
 def account_routes(
@@ -139,10 +156,19 @@ def account_routes(
         guard.succeeded(name_key(name), address(request))
         return JSONResponse({"account": _account(named), "balance": await st.balance(named.id)})
 
+    async def signed_out() -> None:
+        """Close the sockets of the sessions just ended now: this process's, and (Redis) the others', which
+        also find them at their next check."""
+        hub = state.get("hub")
+        if hub is not None:
+            hub.sessions.poke()
+            await hub.backend.announce_signout()
+
     async def logout(request: Request) -> Response:
         ended = await state["store"].end_session(token_of(request))
         if not ended:
             return _error(401, "not_authenticated", "no such session")
+        await signed_out()
         return JSONResponse({"ended": True})
 
     async def logout_all(request: Request) -> Response:
@@ -150,7 +176,22 @@ def account_routes(
         account = await st.account_for_session(token_of(request))
         if account is None:
             return _error(401, "not_authenticated", "a session token is needed")
-        return JSONResponse({"revoked": await st.revoke_sessions(account.id)})
+        revoked = await st.revoke_sessions(account.id)
+        await signed_out()
+        return JSONResponse({"revoked": revoked})
+
+    async def password(request: Request) -> Response:
+        st = state["store"]
+        account = await st.account_for_session(token_of(request))
+        if account is None:
+            return _error(401, "not_authenticated", "a session token is needed")
+        old, new = await _password_change(request)
+        limiter.check((login_addr, address(request)), (login_name, name_key(account.name)))
+        token = await st.change_password(account.id, old, new)
+        if token is None:
+            return _error(401, "bad_login", "wrong password")
+        await signed_out()
+        return JSONResponse({"token": token})
 
     def guarded(fn: Any) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -174,4 +215,5 @@ def account_routes(
         Route("/api/upgrade", guarded(upgrade), methods=["POST"]),
         Route("/api/logout", guarded(logout), methods=["POST"]),
         Route("/api/logout_all", guarded(logout_all), methods=["POST"]),
+        Route("/api/password", guarded(password), methods=["POST"]),
     ]

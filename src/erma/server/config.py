@@ -179,6 +179,9 @@ class Settings:
     """On SIGTERM: how long to wait for sockets before handing the matches over and exiting."""
     session_ttl_s: float | None = 30 * 24 * 3600.0
     """How long a login lasts (a session token expires this long after it was made); None: until log-out."""
+    session_check_s: float = 2.0
+    """How often each process re-checks the sessions of its sockets: a socket whose session was logged out,
+    revoked or expired is closed (4401) within this long (0: only on a log-out handled here)."""
     auth_window_s: float = 600.0
     """The window of the sign-up and login rate limits below (per process)."""
     signup_per_address: int = 10

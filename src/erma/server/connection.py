@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import time
+from enum import IntEnum
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -43,9 +44,23 @@ class Latency:
         return out
 
 
-CLOSE_MOVED = 4409
-"""The websocket close code (and reason ``moved``) of a socket whose match this process lost to a newer owner
-(it was frozen or cut off from Redis): the client reconnects at once, without backoff (docs/protocol.md)."""
+class CloseCode(IntEnum):
+    """The websocket close codes the server uses (docs/protocol.md, "Close codes")."""
+
+    POLICY = 1008
+    """A token in the URL, or a flood of messages."""
+    TOO_BIG = 1009
+    """A frame over 64 KiB."""
+    CLOSED = 4000
+    """Replaced by a newer socket of the same account, or the server stopping."""
+    SIGNED_OUT = 4401
+    """The socket's session ended (log out, log out everywhere, password change, expiry): sign in again."""
+    MOVED = 4409
+    """(Reason ``moved``.) This process lost the socket's match to a newer owner (it was frozen or cut off
+    from Redis): the client reconnects at once, without backoff, and its ``hello`` reaches the new owner."""
+
+
+CLOSE_MOVED = CloseCode.MOVED
 
 _cids = iter(range(1, 1 << 62))
 
@@ -82,6 +97,9 @@ class Connection:
         """This socket's id among every process's sockets."""
         self.account_id: int | None = None
         self.name = ""
+        self.session: str | None = None
+        """The session of the token this socket signed in with (its store key); the socket closes when that
+        session ends (:mod:`erma.server.sessions`)."""
         self.outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.closed = False
         self.latency = latency

@@ -23,10 +23,12 @@ from erma.server.config import Room, Settings
 from erma.server.connection import CLOSE_MOVED, Bucket, Connection, Latency
 from erma.server.ports import OwnedTable
 from erma.server.restore import restore_table
-from erma.server.seats import SeatConn, SeatInfo, disconnected, reconnected
+from erma.server.seats import SeatConn, SeatInfo, disconnected, hand_start_index, reconnected
+from erma.server.sessions import SessionWatch
 from erma.server.sweeper import Sweeper
 from erma.server.table import Table
 from erma.server.thinker import Thinker
+from erma.store.accounts import session_key
 
 log = logging.getLogger("erma.hub")
 
@@ -76,6 +78,11 @@ class Hub:
         self._addr_buckets: dict[str, Bucket] = {}
         self.sweeper = Sweeper(self)
         self.stopping = False
+        self.sessions = SessionWatch(
+            lambda: self.connections.values(), store, settings.session_check_s, self.metrics
+        )
+        """Closes the sockets whose session ended (4401 "signed out")."""
+        self.backend.on_signout = self.sessions.poke
 
     async def start(self) -> None:
         """Create the bot accounts and start matchmaking."""
@@ -88,6 +95,7 @@ class Hub:
         self._matcher = asyncio.create_task(self._match_loop())
         self._lag_task = asyncio.create_task(self._watch_lag())
         self.sweeper.start()  # no stake stranded: open holds nobody owns are resolved (erma.server.sweeper)
+        self.sessions.start()
 
     async def stop(self) -> None:
         """Stop matchmaking; a distributed backend hands this process's matches over to the others; the
@@ -98,6 +106,7 @@ class Hub:
             self._matcher.cancel()
         if self._lag_task:
             self._lag_task.cancel()
+        await self.sessions.stop()
         await self.backend.stop()
         for table in list(self.tables.values()):
             if table.task:
@@ -266,6 +275,7 @@ class Hub:
             return
         old = self.connections.get(account.id)
         conn.account_id, conn.name = account.id, account.name
+        conn.session = session_key(msg.token)
         conn.entropy = msg.entropy
         self.connections[account.id] = conn
         if old is not None and old is not conn:  # one live socket per account: the new one wins
@@ -280,7 +290,8 @@ class Hub:
         where = await self.backend.seat_of(account.id)
         if where is None:
             for m in await self.backend.take_missed(account.id):  # a match that ended while away
-                conn.send(m)
+                if m.get("v", 0) > msg.resume.get(m.get("match", ""), -1):  # (not what the client has)
+                    conn.send(m)
             return
         since = msg.resume.get(where[0], -1)
         table = self.tables.get(where[0])
@@ -456,7 +467,7 @@ class Hub:
             else:
                 s.autoplay = True
                 s.away_since = time.monotonic()
-                s.away_v = len(s.log)  # the endings from here on are kept for the player's next hello
+                s.away_v = hand_start_index(s.log)  # its endings from there are kept for its next hello
                 s.moved = seat in moved
         self.start_table(table)
         return table

@@ -42,8 +42,8 @@ class OwnedTable(Protocol):
     def meta(self) -> dict[str, Any]:
         """The match's essentials besides its log."""
 
-    def resync_all(self) -> None:
-        """Send every connected seat a snapshot."""
+    def resync_all(self, seen: Mapping[int, int] | None = None) -> None:
+        """Send every connected seat a snapshot (after the messages past ``seen[seat]``, if given)."""
 
 
 class MatchBackend(Protocol):
@@ -66,6 +66,9 @@ class MatchBackend(Protocol):
 
     async def stash_missed(self, account_id: int, messages: list[dict[str, Any]]) -> None:
         """Keep the endings of a match that ended while its player was away."""
+
+    async def take_missed(self, account_id: int) -> list[dict[str, Any]]:
+        """The endings kept for an account (and forget them)."""
 
 
 class TableHost(Protocol):

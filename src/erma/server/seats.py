@@ -108,6 +108,13 @@ class Inbox:
         """Whether no message waits."""
         return not self._items
 
+    def take_all(self) -> list[tuple[int, Any]]:
+        """Every message waiting, in order (the inbox is then empty)."""
+        items = list(self._items)
+        self._items.clear()
+        self._arrivals.clear()
+        return items
+
     async def get(self, timeout: float | None) -> tuple[int, Any] | None:
         """The next message, waiting up to ``timeout`` seconds (None: as long as it takes) for one."""
         if not self._items:
@@ -147,6 +154,16 @@ def hand_end_posted(seats: list[SeatInfo]) -> bool:
                     return False
             return False
     return False
+
+
+def hand_start_index(log: list[dict[str, Any] | str]) -> int:
+    """Where the last hand begins in a seat's stream (its ``hand_start``; 0 if none): after a takeover, what a
+    seat away may not have seen starts there at the latest (a hand that ends with a seat away ends the match,
+    so no seat is away across two hands' ends)."""
+    for i in range(len(log) - 1, -1, -1):
+        if logged(log[i])["type"] == "hand_start":
+            return i
+    return 0
 
 
 def global_index(state: GameState, seat: int, n: int) -> int:

@@ -15,6 +15,7 @@ import functools
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from erma.bots import make_bot
@@ -287,12 +288,15 @@ class Table:
         if self.state is not None:
             self._send(s.conn, O.Snapshot(self.id, len(s.log) - 1, self._view(seat)).to_dict())
 
-    def resync_all(self) -> None:
-        """Send every connected seat a snapshot (after a takeover or a lost connection to Redis); a relay
-        fills the client's gap from the seat's stream first."""
+    def resync_all(self, seen: Mapping[int, int] | None = None) -> None:
+        """Send every connected seat a snapshot (after a takeover or a lost connection to Redis), preceded by
+        the stream's messages after ``seen[seat]`` (the last version the seat's socket is known to have: a
+        socket on this process after a takeover); a relay on another process fills its client's gap from the
+        seat's stream itself."""
+        seen = seen or {}
         for seat, s in enumerate(self.seats):
             if not s.is_bot and s.conn is not None:
-                self.snapshot(seat, len(s.log) - 1)
+                self.snapshot(seat, seen.get(seat, len(s.log) - 1))
 
     # ------------------------------------------------------------------------------- run
 
@@ -340,15 +344,29 @@ class Table:
                     log.warning("match %s: its last rated match could not be closed: %r", self.id, exc)
                 for seat in range(2):  # the table stops: nothing waits for a pause any more
                     self.release(seat, everything=True)
+                await self._connections_since()
                 end = O.MatchEnd(self.match.scores, self.match.hand_no).to_dict()
+                kept: set[int] = set()
                 with contextlib.suppress(Exception):  # (Redis away: the endings are not kept)
-                    await self._stash_missed(end)
+                    kept = await self._stash_missed(end)
                 await self.host.table_done(self)
+                await self._connections_since()  # (again: a hello may have come while the seats were freed)
+                with contextlib.suppress(Exception):
+                    await self._stash_missed(end, kept)
                 for seat, s in enumerate(self.seats):
                     if not s.is_bot:
                         self.post(seat, end)
                 match_log("match_end", self.id, scores=self.match.scores, hands=self.match.hand_no)
                 await self.host.backend.close_match(self)
+
+    async def _connections_since(self) -> None:
+        """The sockets that went or came back while the match was ending (a ``leave`` and at once a closed
+        socket; a reconnection): their seats are set as they are now, so the match_end reaches the new socket
+        or is kept for the seat's next hello; other messages that came too late are dropped."""
+        for seat, msg in self.inbox.take_all():
+            if isinstance(msg, Disconnected | Reconnected):
+                with contextlib.suppress(Exception):  # (the match ends whatever happens here)
+                    await self._handle(seat, msg)
 
     async def _close_rated(self) -> None:
         """The match ends: its last rated match, if its block is not complete, is rated now — a seat that
@@ -363,16 +381,27 @@ class Table:
         if await store.close_match(block, leaver):
             match_log("rated_match_closed", self.id, block=block, leaver=leaver)
 
-    async def _stash_missed(self, end: dict[str, Any]) -> None:
+    async def _stash_missed(self, end: dict[str, Any], kept: set[int] | None = None) -> set[int]:
         """A seat away when the match ends gets its missed endings (the hands' ends and this match_end) on
-        its next hello, wherever it signs in."""
-        for s in self.seats:
-            if s.is_bot or s.conn is not None or s.away_v is None:
+        its next hello, wherever it signs in; the seats whose endings are kept. ``kept``: a second look, after
+        the seats were freed — a seat kept before that is back on a socket now gets the match_end there (its
+        kept endings are dropped), one that went away since has its endings kept now."""
+        out: set[int] = set()
+        for seat, s in enumerate(self.seats):
+            if s.is_bot:
+                continue
+            if kept is not None and seat in kept:
+                if s.conn is not None:
+                    await self.host.backend.take_missed(s.account_id)
+                continue
+            if s.conn is not None or s.away_v is None:
                 continue
             missed = [logged(m) for m in s.log[s.away_v :]]
             missed = [m for m in missed if m["type"] == "hand_end"]
             missed.append({**end, "match": self.id, "v": len(s.log)})
             await self.host.backend.stash_missed(s.account_id, missed)
+            out.add(seat)
+        return out
 
     def _contributions(self) -> list[str]:
         """Each seat's share of the next hand's seed: a person's entropy (empty if none came), a bot's from

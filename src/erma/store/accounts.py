@@ -104,6 +104,12 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def session_key(token: str) -> str:
+    """What the store keeps of a session token (its SHA-256, hex): how a server names a socket's session
+    without keeping the token itself."""
+    return _token_hash(token)
+
+
 class Passwords:
     """Argon2id hashing off the event loop, with the same work for an unknown name as for a wrong
     password."""
@@ -205,6 +211,16 @@ async def for_session(conn: AsyncConnection, token: str) -> Account | None:
     if row is None or (row.expires is not None and utc(row.expires) <= utc(row.now)):
         return None
     return _account(row)
+
+
+async def live_sessions(conn: AsyncConnection, keys: list[str]) -> set[str]:
+    """Those of the session ``keys`` (:func:`session_key`) that still exist and have not expired."""
+    q = sa.select(S.c.token_hash, S.c.expires, _NOW.label("now")).where(S.c.token_hash.in_(keys))
+    return {
+        row.token_hash
+        for row in (await conn.execute(q)).all()
+        if row.expires is None or utc(row.expires) > utc(row.now)
+    }
 
 
 async def end_session(conn: AsyncConnection, token: str) -> bool:

@@ -11,7 +11,7 @@ JSON records). See ``docs/store.md`` for the design and the guarantees.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +225,42 @@ class Store:
         """Log the account out everywhere: every session token of it stops working; returns how many."""
         check_id(account_id)
         return await run_write(self.engine, lambda conn: _accounts.revoke_sessions(conn, account_id))
+
+    async def live_sessions(self, keys: Iterable[str]) -> set[str]:
+        """Those of the session ``keys`` (:func:`~erma.store.accounts.session_key` of a token) that are still
+        live: not logged out, revoked or expired (by the database's clock). One query per 500 keys."""
+        wanted = sorted(set(keys))
+        live: set[str] = set()
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+
+            async def read(conn: AsyncConnection, chunk: list[str] = chunk) -> set[str]:
+                return await _accounts.live_sessions(conn, chunk)
+
+            live |= await run_read(self.engine, read)
+        return live
+
+    async def change_password(self, account_id: int, old: str, new: str) -> str | None:
+        """Change a registered account's password (改密码) given the current one: every session of the
+        account is revoked and a new session token is returned; ``None`` if ``old`` is wrong (or the account
+        has no password). :class:`InvalidInputError` for a bad new password."""
+        check_id(account_id)
+        check_password(new)
+        account = await self.account(account_id)
+        if account is None or not isinstance(old, str) or len(old) > PASSWORD_MAX:
+            return None
+        found = await run_read(self.engine, lambda conn: _accounts.for_login(conn, account.name))
+        stored = found[1] if found is not None and found[0].id == account_id else None
+        if not await self._passwords.verify(stored, old):
+            return None
+        hashed = await self._passwords.hash(new)
+
+        async def change(conn: AsyncConnection) -> None:
+            await _accounts.set_password_hash(conn, account_id, hashed)
+            await _accounts.revoke_sessions(conn, account_id)
+
+        await run_write(self.engine, change)
+        return await self.new_session(account_id)
 
     async def upgrade_guest(self, account_id: int, name: str, password: str) -> Account:
         """Make a guest a registered account, keeping its id — so its beans, ledger history, game records,

@@ -118,10 +118,8 @@ export function onMessage(msg) {
       break;
     case "error":
       if (msg.code === "bad_token") {
-        setToken("");
         net.close();
-        S.account = null;
-        toLobby();
+        forgetSession();
       } else if (msg.code === "stale") {
         // it answered a decision already taken (auto-play, while this waited to be sent) or a hand not over:
         // not applied; the stream says what is current
@@ -150,4 +148,17 @@ function showEnd(msg) {
       render();
     }
   }, 1300 + bannersLeft());
+}
+
+function forgetSession() {
+  setToken("");
+  S.account = null;
+  S.balance = null;
+  toLobby();
+}
+
+/** The server closed the socket because its session ended (4401): back to sign-in, saying why. */
+export function signedOut() {
+  forgetSession();
+  toast(t("signed_out"), 6000);
 }

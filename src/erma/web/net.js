@@ -5,6 +5,7 @@
 const RESUME_KEY = "erma.resume"; // {match_id: last v}
 const SEQ_KEY = "erma.seq"; // {match_id: last seq sent}
 const CLOSE_MOVED = 4409; // the server lost this match to another process: reconnect at once
+const SIGNED_OUT = 4401; // the close code of a socket whose session ended (docs/protocol.md)
 
 function load(key) {
   try {
@@ -19,7 +20,7 @@ function save(key, value) {
 }
 
 export class Net {
-  /** `onMessage(msg)` for every server message; `onStatus("open"|"closed"|"replaced")`. */
+  /** `onMessage(msg)` for every server message; `onStatus("open"|"closed"|"replaced"|"signed_out")`. */
   constructor(onMessage, onStatus) {
     this.onMessage = onMessage;
     this.onStatus = onStatus;
@@ -71,6 +72,12 @@ export class Net {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.ws = null;
+      if (e.code === SIGNED_OUT) {
+        // the session ended (log out, log out everywhere, password change, expiry): no reconnecting with it
+        this.stopped = true;
+        this.onStatus("signed_out");
+        return;
+      }
       if (this.stopped) {
         this.onStatus("replaced");
         return;

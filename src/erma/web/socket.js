@@ -5,6 +5,9 @@ import { Net } from "./net.js";
 import { $ } from "./ui.js";
 
 let handler = null;
+let signedOutHandler = () => {};
+
+const STATUS_TEXT = { replaced: "replaced", signed_out: "signed_out" };
 
 /** The socket; every server message goes to the handler given to onServerMessage (messages.js's, by app.js). */
 export const net = new Net((msg) => handler(msg), (status) => {
@@ -12,8 +15,9 @@ export const net = new Net((msg) => handler(msg), (status) => {
   if (status === "open") s.hidden = true;
   else {
     s.hidden = false;
-    s.textContent = status === "replaced" ? t("replaced") : t("reconnecting");
+    s.textContent = t(STATUS_TEXT[status] || "reconnecting");
   }
+  if (status === "signed_out") signedOutHandler();
 });
 
 /** The table waits for the server's database (a `db_wait` message) or has it back: say so in the status line. */
@@ -27,6 +31,11 @@ export function showDbWait(waiting) {
 
 export function onServerMessage(onMessage) {
   handler = onMessage;
+}
+
+/** What to do when the server closes the socket because its session ended (close code 4401). */
+export function onSignedOut(fn) {
+  signedOutHandler = fn;
 }
 
 /** 32 random bytes as 64 hex digits: this seat's share of the next hand's seed (docs/protocol.md). */

@@ -19,6 +19,7 @@ import json
 import logging
 import secrets
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 from erma.server.ports import BackendHost, OwnedTable, Socket
@@ -50,6 +51,13 @@ class Backend(ABC):
         self.pid = secrets.token_hex(4)
         """This process's id among the server processes."""
         self.hub: BackendHost | None = None
+        self.on_signout: Callable[[], None] | None = None
+        """Called when another process says sessions ended (the hub then checks its sockets' sessions)."""
+
+    @abstractmethod
+    async def announce_signout(self) -> None:
+        """Tell the other processes that sessions ended, so they check their sockets now (one process:
+        nothing to tell). Best effort: each process also checks on its own every ``session_check_s``."""
 
     # ------------------------------------------------------------------------ life cycle
 

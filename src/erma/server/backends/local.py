@@ -91,6 +91,9 @@ class LocalBackend(Backend):
     async def take_missed(self, account_id: int) -> list[dict[str, Any]]:
         return self._missed.pop(account_id, [])
 
+    async def announce_signout(self) -> None:
+        """Nothing to tell: every socket is here."""
+
     # ---------------------------------------------------------------------------- sockets
 
     async def connected(self, conn: Socket) -> None:

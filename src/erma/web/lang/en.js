@@ -104,6 +104,7 @@ export const en = {
   db_wait: "The server is reconnecting to its database; the clocks are paused…",
   reconnecting: "Connection lost, reconnecting…",
   replaced: "Signed in elsewhere; this page is disconnected",
+  signed_out: "Signed out (logged out, password changed or session expired): please sign in again",
   leave: "Leave",
   leave_confirm: "Leaving mid-hand is an escape and costs beans. Leave?",
   ev_cuo_me: "You picked {t}",

@@ -104,6 +104,7 @@ export const zh = {
   db_wait: "服务器正在重连数据库，计时已暂停…",
   reconnecting: "连接中断，正在重连…",
   replaced: "账号在别处登录，本页已断开",
+  signed_out: "已退出登录（已登出、改了密码或登录已过期），请重新登录",
   leave: "离开",
   leave_confirm: "牌局中离开算逃跑，要扣豆。确定？",
   ev_cuo_me: "你搓到了 {t}",

@@ -178,6 +178,8 @@ class RedisOwnership(RedisLog):
         self.owners[match] = self.pid
         conns: list[SeatConn | None] = []  # None: a bot, or a person away (auto-play after the grace)
         moved: list[int] = []  # persons whose socket is on a process no longer alive (frozen or dead)
+        seen: dict[int, int] = {}
+        """A socket here: the last version it was relayed (the stream after it is sent to it, gap-free)."""
         for seat, x in enumerate(meta["seats"]):
             if x["bot"]:
                 conns.append(None)
@@ -188,7 +190,10 @@ class RedisOwnership(RedisLog):
             if local is not None:
                 conns.append(local)
                 hub.seat_of[account_id] = (match, seat)
-                self.relays.pop((match, seat), None)
+                relay = self.relays.pop((match, seat), None)
+                # what the old owner stored but had not sent yet (held by a pause, or in flight when it died)
+                # is in the stream: the socket gets it from where its relay stood (all of it without one)
+                seen[seat] = relay.last if relay is not None and relay.conn is local else -1
             elif where and await self.redis.exists(self.k("alive", where.split("|")[0])):
                 pid, cid = where.split("|", 1)
                 conns.append(RemoteSeat(self, pid, cid, match, seat))
@@ -202,4 +207,4 @@ class RedisOwnership(RedisLog):
             "takeover", match, pid=self.pid, epoch=table.epoch, entries=len(entries), resume=table.resume
         )
         await self.redis.publish(self.k("all"), dumps({"k": "owner", "m": match, "p": self.pid}))
-        table.resync_all()
+        table.resync_all(seen)

@@ -83,6 +83,10 @@ class RedisRelay(RedisOwnership):
         )
         return RemoteSeat(self, pid, cid, match, seat)
 
+    async def announce_signout(self) -> None:
+        with contextlib.suppress(RedisError, OSError):  # (each process checks on its own anyway)
+            await self.redis.publish(self.k("all"), dumps({"k": "signout", "p": self.pid}))
+
     async def _to_owner(self, match: str, data: dict[str, Any]) -> bool:
         """Publish to the match's owner; False if no process received it."""
         owner = self.owners.get(match)
@@ -206,6 +210,8 @@ class RedisRelay(RedisOwnership):
                 conn2.send(d["msg"])
         elif kind == "owner":
             self.owners[d["m"]] = d["p"]
+        elif kind == "signout" and d.get("p") != self.pid and self.on_signout is not None:
+            self.on_signout()
         elif kind == "adopt" and d.get("p") != self.pid:
             hub.spawn(self._takeover(d["m"]))
 
