@@ -38,6 +38,7 @@ import erma.server.table as table_module
 from erma.game.actions import Action, Kind
 from erma.server.app import create_app
 from erma.server.config import Settings
+from erma.server.streams import HIDDEN_PHASES
 from erma.server.thinker import Thinker
 
 
@@ -95,7 +96,7 @@ def _record_options(options: Options) -> Any:
         real(self, seat, action, seq)
         if action.kind is Kind.DISCARD and not self.seats[seat].is_bot:
             state = self.state
-            hidden = state.phase in table_module._HIDDEN_PHASES and state.actor != seat
+            hidden = state.phase in HIDDEN_PHASES and state.actor != seat
             options.by_match[self.id].append(bool(hidden))
 
     table_module.Table._apply = _apply  # type: ignore[method-assign]

@@ -3,7 +3,7 @@ ones of :mod:`erma.server.protocol` (docs/protocol.md documents both).
 
 Each gives the exact JSON object sent with :meth:`to_dict`: its keys in their order, and the keys left out
 when they do not apply. A match's messages get their ``match`` and version ``v`` as a seat's stream takes
-them (:meth:`erma.server.table.Table.post`).
+them (:meth:`erma.server.streams.SeatStreams.post`).
 """
 
 from __future__ import annotations

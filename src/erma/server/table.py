@@ -3,7 +3,8 @@
 The engine decides legality; the table adds what only a server has: timers, auto-play (托管), bots thinking
 off the event loop, per-seat message streams with versions, acknowledgements and idempotent retries,
 reconnection, the uniform pause after a person's discard, settlement in the bean ledger and stored records.
-Its seats and mailbox are in :mod:`erma.server.seats`, a hand's settlement in :mod:`erma.server.settlement`,
+Its seats and mailbox are in :mod:`erma.server.seats`, what it sends each seat (the streams, the pauses,
+the view, snapshots) in :mod:`erma.server.streams`, a hand's settlement in :mod:`erma.server.settlement`,
 a takeover's rebuild in :mod:`erma.server.restore`.
 """
 
@@ -15,40 +16,34 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from erma.bots import make_bot
 from erma.errors import ErmaError, IllegalActionError
 from erma.game import Phase, apply, legal_actions
 from erma.game.actions import Action, Kind
-from erma.game.hints import hints_for
 from erma.game.legal import stand_in_actions
 from erma.game.match import Match
 from erma.game.result import EndReason
 from erma.game.seatview import seat_view
 from erma.game.state import GameState
-from erma.game.view import view_for
 from erma.server import outbound as O
 from erma.server import protocol as P
 from erma.server.backends import Fenced, match_log
 from erma.server.commitment import bot_contribution, deal_digest
 from erma.server.config import Room
-from erma.server.current import action_refusal, decisions_made, next_refusal, open_offer
+from erma.server.current import action_refusal, next_refusal
 from erma.server.dbretry import DatabaseAway, RetryingStore
 from erma.server.ports import TableHost
 from erma.server.rated import block_of
-from erma.server.seats import Disconnected, Inbox, Reconnected, SeatConn, SeatInfo, logged
+from erma.server.seats import Disconnected, Inbox, Reconnected, SeatInfo, logged
 from erma.server.settlement import HandAtEnd, settle
+from erma.server.streams import HIDDEN_PHASES, SeatStreams
 
 log = logging.getLogger("erma.table")
 
-_HIDDEN_PHASES = frozenset({Phase.CLAIM, Phase.ROB, Phase.CUO, Phase.TRIPLET})
-"""Decisions a seat may have without the opponent knowing: a claim of the opponent's discard, a rob of its
-added kong, a 搓牌 offer, a triplet offer."""
 
-
-class Table:
+class Table(SeatStreams):
     """One match between two seats, run by :meth:`run` as one asyncio task."""
 
     def __init__(
@@ -150,153 +145,6 @@ class Table:
     def _log(self, entry: dict[str, Any]) -> None:
         self.entries.append(entry)
         self.host.backend.log(self, entry)
-
-    # ---------------------------------------------------------------------------- streams
-
-    def _scale(self, seconds: float) -> float:
-        return seconds * self.host.settings.time_scale
-
-    def post(self, seat: int, message: dict[str, Any], pause_after: float = 0.0) -> None:
-        """Append a message to a seat's stream (versioned) and send it once the pauses before it are over;
-        ``pause_after``: nothing after it goes out to this seat until that many seconds after it did."""
-        s = self.seats[seat]
-        message = {**message, "match": self.id, "v": len(s.log)}
-        s.log.append(message)
-        self.host.backend.log_seat(self, seat, message)
-        s.held.append(message)
-        if pause_after > 0:
-            s.held.append(pause_after)
-        self.release(seat)
-
-    def _send(self, conn: SeatConn, message: dict[str, Any]) -> None:
-        """Send through the backend: with several processes nothing reaches a player before the log entries
-        behind it are stored (a takeover never shows a player a past that did not happen)."""
-        self.host.backend.deliver(self, conn, message)
-
-    def release(self, seat: int, everything: bool = False) -> None:
-        """Send what a seat's pauses no longer hold (``everything``: all of it, pauses ended)."""
-        s = self.seats[seat]
-        now = time.monotonic()
-        if everything:
-            s.hold_until = 0.0
-        while s.held and s.hold_until <= now:
-            item = s.held.popleft()
-            if isinstance(item, float):
-                if not everything:
-                    s.hold_until = now + item
-            else:
-                s.sent_v = item["v"]
-                if s.conn is not None:
-                    self._send(s.conn, item)
-
-    def shown_at(self, seat: int) -> float:
-        """When what is posted to a seat now will reach it (after the pauses under way and queued)."""
-        s = self.seats[seat]
-        t = max(time.monotonic(), s.hold_until)
-        for item in s.held:
-            if isinstance(item, float):
-                t += item
-        return t
-
-    def shown(self, seat: int, at: float | None = None) -> bool:
-        """Whether everything posted to a seat has gone out and no pause was under way at ``at`` (now)."""
-        s = self.seats[seat]
-        return not s.held and s.hold_until <= (time.monotonic() if at is None else at)
-
-    def _flush(self, clock: float | None = None) -> None:
-        """Send each seat the events it has not seen, each numbered in the seat's own order, then its view.
-
-        A seat's view waits while the engine waits for a hidden decision of the opponent (a claim, a rob,
-        a 搓牌 or triplet offer): the view then follows the opponent's next visible event, so the seat's
-        stream is the same message for message whether or not the opponent had that decision. After a
-        person's own discard (chosen, timed out or automatic) their stream pauses ``claim_window_s``.
-        ``clock``: the actor's time for its decision, counted from when the view reaches it."""
-        state = self.state
-        assert state is not None
-        window = self._scale(self.host.settings.claim_window_s)
-        hidden_stop = state.phase in _HIDDEN_PHASES
-        for seat, s in enumerate(self.seats):
-            if s.is_bot:
-                continue
-            fresh = False
-            for i in range(s.sent_events, len(state.events)):
-                seen = state.events[i].for_seat(seat)
-                if seen is None:
-                    continue
-                seen["v"] = s.event_no
-                s.event_no += 1
-                fresh = True
-                pause = window if seen["type"] == "discard" and seen.get("seat") == seat else 0.0
-                self.post(seat, O.Event(seen).to_dict(), pause_after=pause)
-            s.sent_events = len(state.events)
-            if fresh:
-                s.needs_view = True
-        if clock is not None:
-            self.deadline = self.shown_at(state.actor) + clock
-        for seat, s in enumerate(self.seats):
-            if s.is_bot:
-                continue
-            if s.needs_view and not (hidden_stop and state.actor != seat):
-                s.needs_view = False
-                self.post(seat, O.View(self._view(seat)).to_dict())
-            elif s.needs_view:
-                # the view waits for the opponent's hidden decision, but is built all the same: the work done
-                # right after one's discard (which delays it on its way out) does not tell that decision
-                O.View(self._view(seat)).to_dict()
-
-    def _view(self, seat: int) -> dict[str, Any]:
-        assert self.state is not None
-        view = view_for(self.state, seat)
-        s = self.seats[seat]
-        view["autoplay"] = s.autoplay
-        view["players"] = O.players(self.seats)
-        view["room"] = self.room.id
-        view["hand_no"] = self.match.hand_no
-        view["digest"] = self.digest
-        view["hints"] = hints_for(self.state, seat)
-        view["version"] = s.event_no  # the seat's own event count (the opponent's hidden events not counted)
-        # a client acts at most once per decision: the seat's own actions so far in this hand
-        view["decision"] = sum(1 for who, _ in self.state.actions if who == seat)
-        if self.deadline is not None and self.state.actor == seat and not s.autoplay:
-            # the time left when the view reaches the seat (after the pause under way)
-            view["deadline_ms"] = max(0, int((self.deadline - self.shown_at(seat)) * 1000))
-        return view
-
-    def snapshot(self, seat: int, since: int) -> None:
-        """A reconnecting seat: the messages after ``since`` and a fresh view. During a pause (after one's
-        discard) only what the pause let out so far, and the last view sent: the rest follows when the pause
-        ends, so a reconnection or a resync shows no more than waiting would have."""
-        s = self.seats[seat]
-        if s.conn is None:
-            return
-        self.host.metrics["resyncs"] += 1
-        if not self.shown(seat):
-            upto = s.sent_v
-            for m in s.log[since + 1 : upto + 1]:
-                self._send(s.conn, logged(m))
-            for m in map(logged, reversed(s.log[: upto + 1])):
-                if m["type"] == "view":  # (offering nothing if its decision was taken meanwhile)
-                    view = open_offer({**m["view"], "autoplay": s.autoplay}, decisions_made(self.state, seat))
-                    view.pop("deadline_ms", None)
-                    self._send(s.conn, O.Snapshot(self.id, upto, view).to_dict())
-                    return
-                if m["type"] == "hand_start":
-                    return
-            return
-        for m in s.log[since + 1 :]:
-            self._send(s.conn, logged(m))
-        if self.state is not None:
-            self._send(s.conn, O.Snapshot(self.id, len(s.log) - 1, self._view(seat)).to_dict())
-
-    def resync_all(self, seen: Mapping[int, int] | None = None) -> None:
-        """Send every connected seat a snapshot (after a takeover or a lost connection to Redis), preceded by
-        the stream's messages after ``seen[seat]`` (the last version the seat's socket is known to have: a
-        socket on this process after a takeover); a relay on another process fills its client's gap from the
-        seat's stream itself."""
-        seen = seen or {}
-        for seat, s in enumerate(self.seats):
-            if not s.is_bot and s.conn is not None:
-                self.snapshot(seat, seen.get(seat, len(s.log) - 1))
 
     # ------------------------------------------------------------------------------- run
 
@@ -553,7 +401,7 @@ class Table:
         now = time.monotonic()
         start = now if self.visible_at is None else min(now, self.visible_at)
         pause = self._scale(self.host.settings.bot_pause_s if s.is_bot else 0.3)
-        until = start + (pause / 2 if self.state.phase in _HIDDEN_PHASES else pause)
+        until = start + (pause / 2 if self.state.phase in HIDDEN_PHASES else pause)
         if s.away_since is not None:  # just gone: a short grace, so a page refresh loses nothing
             until = max(until, s.away_since + self._scale(self.host.settings.reconnect_grace_s))
         return until
@@ -581,7 +429,7 @@ class Table:
         state = self.state
         assert state is not None
         s = self.seats[seat]
-        if not (s.is_bot or s.autoplay) or state.phase not in _HIDDEN_PHASES:
+        if not (s.is_bot or s.autoplay) or state.phase not in HIDDEN_PHASES:
             self.visible_at = time.monotonic()  # (a stand-in's hidden decision leaves its pace alone)
         apply(state, seat, action)
         self._log({"t": "act", "s": seat, "a": str(action), "q": seq})
