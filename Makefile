@@ -5,7 +5,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ## The compiled core (setup.py: mypyc, built in place beside the sources, git-ignored): rebuilt when they change.
 BUILT  := $(VENV)/.compiled
-CORE   := $(shell find src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/rules src/erma/game \
+CORE   := $(shell find src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring \
+                   src/erma/rules src/erma/game \
                    -name '*.py' 2>/dev/null)
 
 .PHONY: run test install install-pure lint typecheck pytest bench clean

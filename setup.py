@@ -17,6 +17,7 @@ COMPILED = [
     "src/erma/tiles.py",
     "src/erma/hand.py",
     "src/erma/analysis",
+    "src/erma/scoring",
     "src/erma/rules",
     "src/erma/game",
 ]
