@@ -14,10 +14,11 @@ CORE   := $(shell find src/erma/tiles.py src/erma/hand.py src/erma/analysis src/
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+## The dependencies first (ERMA_PURE: nothing compiled yet), then the one compile.
 $(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP) $(BUILT)
+	ERMA_PURE=1 $(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
 
 $(BUILT): $(STAMP) $(CORE)
 	$(BIN)/pip install --quiet --no-deps -e .

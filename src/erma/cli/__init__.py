@@ -26,7 +26,11 @@ def version_text() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``erma`` command."""
-    parser = argparse.ArgumentParser(prog="erma", description="erma (二麻): two-player mahjong")
+    parser = argparse.ArgumentParser(
+        prog="erma",
+        description="erma (二麻): two-player mahjong",
+        formatter_class=argparse.RawDescriptionHelpFormatter,  # --version's line unwrapped
+    )
     parser.add_argument("--version", action="version", version=version_text(), help="the build running")
     sub = parser.add_subparsers(dest="command", required=True)
     for group in (hands, lab, records, server):
