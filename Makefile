@@ -3,25 +3,36 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+## The compiled core (setup.py: mypyc, built in place beside the sources, git-ignored): rebuilt when they change.
+BUILT  := $(VENV)/.compiled
+CORE   := $(shell find src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring \
+                   src/erma/rules src/erma/game \
+                   -name '*.py' 2>/dev/null)
 
-.PHONY: run test install lint typecheck pytest bench clean
+.PHONY: run test install install-pure lint typecheck pytest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml
+## The dependencies first (ERMA_PURE: nothing compiled yet), then the one compile.
+$(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	ERMA_PURE=1 $(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+$(BUILT): $(STAMP) $(CORE)
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $(BUILT)
+
+install: $(BUILT)
 
 ## The main job on its embedded defaults: the game server on http://127.0.0.1:8000 (SQLite in ./data).
-run: $(STAMP)
+run: $(BUILT)
+	$(BIN)/erma --version
 	$(BIN)/erma serve
 
 ## Everything the tests need, then the tests.
-test: $(STAMP) lint typecheck pytest
+test: $(BUILT) lint typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -34,23 +45,35 @@ typecheck: $(STAMP)
 ## Two runs: most of the suite on both cores (pytest-xdist, a test file to a worker), then the browser tests
 ## and the tests that time the server's pauses, alone (a busy second core would make them flaky, and a page's
 ## event loop would stop asyncio.run in the tests after it).
-## (The timing tests first: the browser tests' servers live until the end of their run.) Both runs always
-## run; make fails if either did.
+## (The timing tests first: the browser tests' servers live until the end of their run.) A third run: the
+## core suites again on the pure-Python build (ERMA_PURE=1 imports the sources; docs/performance.md). All
+## runs always run; make fails if any did.
 SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fairness.py \
           tests/server/test_timing_side_channel.py tests/server/test_timers_from_delivery.py \
           tests/server/test_review_pause.py tests/server/test_protocol_decisions_already_made.py \
           tests/scale/test_faults.py tests/web
+PURE_SUITES := tests/analysis tests/scoring tests/game/test_golden_records.py tests/bots/test_bots.py \
+               tests/bots/test_expert_golden.py tests/test_tiles.py tests/test_hand.py tests/test_build.py
 
-pytest: $(STAMP)
+pytest: $(BUILT)
 	@st=0; \
+	$(BIN)/erma --version; \
 	$(BIN)/pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(SERIAL)) || st=$$?; \
 	$(BIN)/pytest -q -p no:xdist $(SERIAL) || st=$$?; \
+	ERMA_PURE=1 $(BIN)/erma --version; \
+	ERMA_PURE=1 $(BIN)/pytest -q -n 2 --dist loadfile $(PURE_SUITES) || st=$$?; \
 	exit $$st
 
-bench: $(STAMP)
+## The pure-Python package in its own venv (what a machine without a C compiler installs).
+install-pure:
+	$(PYTHON) -m venv .venv-pure
+	ERMA_PURE=1 .venv-pure/bin/pip install --quiet '.[dev]'  # not editable: src/ holds the compiled modules
+
+bench: $(BUILT)
 	$(BIN)/python benchmarks/analysis.py
 	$(BIN)/python benchmarks/scoring.py
 	$(BIN)/python benchmarks/sim.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	find src -name '*.so' -delete

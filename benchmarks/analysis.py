@@ -4,7 +4,9 @@ Anchors, timed on the same pre-built hands:
 - PyMahjongGB ``MahjongShanten`` (C++; all five MCR shapes), given its own tile strings;
 - the ``mahjong`` package's ``Shanten.calculate_shanten`` (pure Python; regular, seven pairs and
   thirteen orphans), given its own 34-count arrays;
-- erma ``shanten`` (all five shapes) given lists of kinds.
+- erma ``shanten`` (all five shapes) given lists of kinds: the build this process runs (compiled after
+  ``make install``) and the pure-Python one (the same sources, ``ERMA_PURE=1``, in a child process on the
+  same hands: benchmarks/builds.py).
 
 Usage: .venv/bin/python benchmarks/analysis.py [--hands 100000] [--timing-hands 20000] [--repeats 5]
 Machines here are shared and noisy: passes are timed in process CPU time and interleaved, and the script
@@ -21,6 +23,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import MahjongGB
 from mahjong.shanten import Shanten
@@ -28,6 +31,9 @@ from mahjong.shanten import Shanten
 from erma.analysis import shanten, useful_by_shape
 from erma.analysis import tables as erma_tables
 from erma.tiles import BOTZONE
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from builds import PURE_SIDE, emit, pure_side, this_build
 
 REF_FUNCS = {
     "regular": MahjongGB.RegularShanten,
@@ -121,6 +127,18 @@ def speed(hands: Sequence[list[int]], repeats: int) -> dict[str, object]:
     }
 
 
+def erma_only(hands: Sequence[list[int]], repeats: int) -> float:
+    """The pure side: erma's median µs per 13-tile hand (after a first pass that builds the tables)."""
+    thirteen = [h for h in hands if len(h) == 13]
+
+    def ours() -> None:
+        for h in thirteen:
+            shanten(h)
+
+    ours()
+    return statistics.median(time_per_hand(ours, len(thirteen), repeats))
+
+
 def import_time() -> float:
     code = "import time; t=time.perf_counter(); import erma, erma.analysis; print(time.perf_counter()-t)"
     runs = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(5)]
@@ -142,15 +160,23 @@ def main() -> None:
     parser.add_argument("--timing-hands", type=int, default=20_000, help="13-tile hands timed")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(PURE_SIDE, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
-    result: dict[str, object] = {}
-    result["import_s"] = round(import_time(), 4)
-    result["first_call_s"] = round(first_call(), 4)
     timing = [rng.sample(FULL, 13) for _ in range(args.timing_hands // 2)]
     timing += [rng.sample(WAN_HONORS, 13) for _ in range(args.timing_hands - len(timing))]
+    if args.pure_side:
+        emit({"build": this_build(), "median_us": round(erma_only(timing, args.repeats), 2)})
+        return
+    result: dict[str, object] = {"build": this_build()}
+    result["import_s"] = round(import_time(), 4)
+    result["first_call_s"] = round(first_call(), 4)
     result["speed"] = speed(timing, args.repeats)
+    side = ["--timing-hands", str(args.timing_hands), "--repeats", str(args.repeats)]
+    pure = pure_side(__file__, [*side, "--seed", str(args.seed)])
+    assert pure["build"] == "pure", pure
+    result["pure_median_us"] = pure["median_us"]
     if args.hands:
         t0 = time.perf_counter()
         result["exact"] = check_exact(sample_hands(rng, args.hands))
@@ -159,7 +185,16 @@ def main() -> None:
     assert isinstance(sp, dict)
     print(f"import erma: {result['import_s'] * 1000:.0f} ms; ", end="")
     print(f"first shanten call: {result['first_call_s'] * 1000:.1f} ms")
-    print(f"shanten per 13-tile hand, median of {args.repeats} (µs): {sp['median_us']}")
+    print(f"shanten per 13-tile hand, median of {args.repeats} (µs): {sp['median_us']} ({result['build']})")
+    med = sp["median_us"]
+    assert isinstance(med, dict)
+    pure_us = float(pure["median_us"])
+    print(
+        f"  side by side (µs/hand): erma {result['build']} {med['erma']}, erma pure {pure_us}, "
+        f"PyMahjongGB {med['pymahjonggb']}; speed vs PyMahjongGB: {result['build']} "
+        f"{med['pymahjonggb'] / med['erma']:.2f}×, pure {med['pymahjonggb'] / pure_us:.2f}×; "
+        f"compiled/pure speed-up {pure_us / med['erma']:.2f}×"
+    )
     print(f"  erma first pass (building lazy tables): {sp['erma_cold_first_pass_us']} µs/hand")
     print(f"  ratio PyMahjongGB/erma = {sp['ratio_vs_pymahjonggb']}  (≥ 1.0 means erma is as fast or faster)")
     print(f"  ratio mahjong/erma     = {sp['ratio_vs_mahjong']}")

@@ -1,5 +1,7 @@
-"""Fan scoring: erma's ``score_record`` (table ``mcr``, pure Python) against PyMahjongGB's
-``MahjongFanCalculator(..., verbose=True)`` (C++) on the same corpus, in one run.
+"""Fan scoring: erma's ``score_record`` (table ``mcr``) against PyMahjongGB's
+``MahjongFanCalculator(..., verbose=True)`` (C++) on the same corpus, in one run: erma as this process
+runs it (compiled after ``make install``) and pure Python (``ERMA_PURE=1``, a child process on the same
+corpus: benchmarks/builds.py).
 
 Both are timed on every winning hand of tests/data/mcr_corpus.jsonl, each given its own input form
 (erma: the record dict as stored; the reference: pre-built Botzone tuples). Per-hand time is the CPU
@@ -34,6 +36,9 @@ import MahjongGB
 
 from erma.scoring import score_record
 from erma.tiles import BOTZONE, parse, parse_tile
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from builds import PURE_SIDE, emit, pure_side, this_build
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "mcr_corpus.jsonl"
 
@@ -109,11 +114,17 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--instructions", action="store_true", help="also count instructions per hand (valgrind)")
     ap.add_argument("--passes", nargs=2, metavar=("SIDE", "N"), help=argparse.SUPPRESS)  # valgrind's child
+    ap.add_argument(PURE_SIDE, action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.passes:
         run_passes(args.passes[0], int(args.passes[1]))
         return
     records = load()
+    if args.pure_side:
+        time_pass(score_record, records)
+        runs = [time_pass(score_record, records) for _ in range(args.repeats)]
+        emit({"build": this_build(), "median_us": statistics.median(runs)})
+        return
     ref_args = [reference_args(r) for r in records]
     calc = MahjongGB.MahjongFanCalculator
 
@@ -127,12 +138,21 @@ def main() -> None:
         ours.append(time_pass(score_record, records))
         theirs.append(time_pass(ref, ref_args))
     m_ours, m_ref = statistics.median(ours), statistics.median(theirs)
+    pure = pure_side(__file__, ["--repeats", str(args.repeats)])
+    assert pure["build"] == "pure", pure
+    m_pure = float(pure["median_us"])
+    build = this_build()
     print(f"hands: {len(records)} (tests/data/mcr_corpus.jsonl), repeats: {args.repeats}")
-    print(f"PyMahjongGB MahjongFanCalculator (C++): {m_ref:8.2f} µs/hand (median)")
-    print(
-        f"erma score_record (pure Python):        {m_ours:8.2f} µs/hand (median); first, cold pass {cold:.2f}"
-    )
-    print(f"ratio erma / reference:                 {m_ours / m_ref:8.2f}×")
+    rows = [
+        ("PyMahjongGB MahjongFanCalculator (C++):", f"{m_ref:8.2f} µs/hand (median)"),
+        (f"erma score_record ({build}):", f"{m_ours:8.2f} µs/hand (median); first, cold pass {cold:.2f}"),
+        ("erma score_record (pure, ERMA_PURE=1):", f"{m_pure:8.2f} µs/hand (median, a child process)"),
+        (f"ratio erma {build} / reference:", f"{m_ours / m_ref:8.2f}×"),
+        ("ratio erma pure / reference:", f"{m_pure / m_ref:8.2f}×"),
+        ("compiled/pure speed-up:", f"{m_pure / m_ours:8.2f}×"),
+    ]
+    for label, value in rows:
+        print(f"{label:<40}{value}")
     if args.instructions:
         if shutil.which("valgrind") is None:
             raise SystemExit("--instructions needs valgrind")

@@ -7,7 +7,8 @@ observation (benchmarks/env.py compares the environments, observations included)
 two-player presets with full rules and scoring (every possible win is scored with the preset's fan table).
 Both are timed in the same run, on one core, in process CPU time (robust to other load on a shared
 machine); the script prints actions/s, games/s and the ratio of actions/s (erma random bots / RLCard
-engine). Medians of several repeats.
+engine). Medians of several repeats. erma runs as this process runs it (compiled after ``make install``)
+and again in pure Python (``ERMA_PURE=1``, a child process, same seeds: benchmarks/builds.py).
 
 Usage: .venv/bin/python benchmarks/sim.py [--games 300] [--rlcard-games 100] [--repeats 3]
 """
@@ -17,10 +18,15 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from erma.lab.selfplay import run
 from erma.rules import find_ruleset
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from builds import PURE_SIDE, emit, pure_side, this_build
 
 PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
 
@@ -76,8 +82,21 @@ def main() -> None:
     parser.add_argument("--rlcard-games", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(PURE_SIDE, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
+    if args.pure_side:
+        side: dict[str, object] = {"build": this_build()}
+        for preset in PRESETS:
+            rnd = erma_speed(preset, ["random", "random"], args.games, args.repeats, args.seed)
+            greedy = erma_speed(preset, ["greedy", "greedy"], args.greedy_games, args.repeats, args.seed)
+            side[preset] = {"random": rnd["actions_per_second"], "greedy": greedy["actions_per_second"]}
+        emit(side)
+        return
+    counts = ["--games", str(args.games), "--greedy-games", str(args.greedy_games)]
+    pure = pure_side(__file__, [*counts, "--repeats", str(args.repeats), "--seed", str(args.seed)])
+    assert pure["build"] == "pure", pure
+    build = this_build()
     rl = rlcard_speed(args.rlcard_games, args.repeats, args.seed)
     out: dict[str, object] = {"rlcard_mahjong_game_random": rl}
     print(
@@ -88,16 +107,26 @@ def main() -> None:
         rnd = erma_speed(preset, ["random", "random"], args.games, args.repeats, args.seed)
         greedy = erma_speed(preset, ["greedy", "greedy"], args.greedy_games, args.repeats, args.seed)
         ratio = rnd["actions_per_second"] / rl["actions_per_second"]
+        p_rnd, p_greedy = pure[preset]["random"], pure[preset]["greedy"]
         out[preset] = {
+            "build": build,
             "random": rnd,
             "greedy": greedy,
             "ratio_random_actions_vs_rlcard_game": round(ratio, 2),
+            "pure_random_actions_per_second": p_rnd,
+            "pure_greedy_actions_per_second": p_greedy,
+            "pure_ratio_random_actions_vs_rlcard_game": round(p_rnd / rl["actions_per_second"], 2),
         }
         print(
-            f"{preset:<12} random: {rnd['actions_per_second']:>7.0f} actions/s "
+            f"{preset:<12} {build} random: {rnd['actions_per_second']:>7.0f} actions/s "
             f"{rnd['games_per_second']:>6.1f} games/s"
             f"  (×{ratio:.2f} RLCard MahjongGame)   greedy: {greedy['actions_per_second']:>6.0f} actions/s"
             f" {greedy['games_per_second']:>5.1f} games/s"
+        )
+        print(
+            f"{'':<12} pure random: {p_rnd:>7.0f} actions/s (×{p_rnd / rl['actions_per_second']:.2f} RLCard)"
+            f"   greedy: {p_greedy:>6.0f} actions/s; compiled/pure ×{rnd['actions_per_second'] / p_rnd:.2f}"
+            f" random, ×{greedy['actions_per_second'] / p_greedy:.2f} greedy"
         )
     print(json.dumps(out))
 

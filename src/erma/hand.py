@@ -12,8 +12,10 @@ import enum
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from erma.errors import InvalidHandError, InvalidNotationError
+from erma.frozen import reduce_frozen
 from erma.tiles import NUM_KINDS, Tile, is_flower, is_suited, parse, to_mpsz
 
 
@@ -122,6 +124,10 @@ class Meld:
             return cls(MeldKind.ADDED_KONG if added else MeldKind.EXPOSED_KONG, tiles[0], len(tiles))
         raise InvalidNotationError(f"{text!r}: not a chow, pung or kong")
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
+
 
 def validate_tiles(tiles: Sequence[Tile], *, copies: int = 4, where: str = "hand") -> None:
     """Raise InvalidHandError if any kind appears more than ``copies`` times or a tile is not a kind 0–33."""
@@ -199,6 +205,10 @@ class Hand:
         if re.search(r"[()\[\]]", rest):
             raise InvalidNotationError(f"{text!r}: unbalanced brackets")
         return cls(melds=melds, concealed=tuple(parse(rest)), win_tile=win)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 def meld_tiles(melds: Iterable[Meld]) -> list[Tile]:

@@ -194,8 +194,15 @@ _BOTZONE_RE = re.compile(r"[WBTFJH][1-9]")
 
 
 def _check_kind(tile: object) -> None:
+    _kind(tile)
+
+
+def _kind(tile: object) -> Tile:
+    """``tile`` if it is a tile kind, else InvalidNotationError naming it (typed ``object``: the caller's
+    values are checked here, not at a compiled function's boundary)."""
     if not isinstance(tile, int) or isinstance(tile, bool) or not 0 <= tile < NUM_ALL_KINDS:
         raise InvalidNotationError(f"{tile!r} is not a tile kind (an int 0–41)")
+    return tile
 
 
 def parse(text: str | Iterable[int]) -> list[Tile]:
@@ -211,10 +218,8 @@ def parse(text: str | Iterable[int]) -> list[Tile]:
     [27, 27, 28, 31]
     """
     if not isinstance(text, str):
-        tiles = list(text)
-        for t in tiles:
-            _check_kind(t)
-        return tiles
+        items: Iterable[object] = text
+        return [_kind(t) for t in items]
     stripped = "".join(text.split())
     if not stripped:
         return []
@@ -364,10 +369,8 @@ def to_zh(tiles: Iterable[Tile]) -> str:
 
 
 def _checked(tiles: Iterable[Tile]) -> list[Tile]:
-    out = list(tiles)
-    for t in out:
-        _check_kind(t)
-    return out
+    items: Iterable[object] = tiles
+    return [_kind(t) for t in items]
 
 
 def counts(tiles: Sequence[Tile], size: int = NUM_KINDS) -> list[int]:

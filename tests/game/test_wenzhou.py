@@ -110,8 +110,10 @@ def test_soft_win_and_maidi_formula() -> None:
     v = verdict("123m456m789m123p4s9p99s+4s")  # 9p substitutes a 4s: soft on a discard
     assert v is not None and v.multiplier == 1 and v.grade == "soft"
     r = rules()
-    assert [wz.maidi_term(r, b, d, True) for b, d in ((0, 0), (1, 0), (0, 1), (1, 1))] == [0, 1, 1, 2]
-    assert [wz.maidi_term(r, b, d, False) for b, d in ((0, 0), (1, 0), (0, 1), (1, 1))] == [0, 0, 1, 2]
+    # bools, as typed (the compiled engine checks argument types)
+    flags = ((False, False), (True, False), (False, True), (True, True))
+    assert [wz.maidi_term(r, b, d, True) for b, d in flags] == [0, 1, 1, 2]
+    assert [wz.maidi_term(r, b, d, False) for b, d in flags] == [0, 0, 1, 2]
     assert verdict("123m456m789m123p4s5s77z+6z") is None
 
 

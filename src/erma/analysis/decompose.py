@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 from erma.analysis.api import TileInput, prepare
 from erma.analysis.tables import SUIT_MASK
+from erma.frozen import reduce_frozen
 from erma.tiles import Tile, to_mpsz
 
 _Reading = tuple[tuple[int, ...], tuple[int, ...], int]
@@ -37,6 +39,10 @@ class Decomposition:
         parts += [to_mpsz((t, t, t)) for t in self.pungs]
         parts.append(to_mpsz((self.pair, self.pair)))
         return "".join(parts)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 _memo: dict[tuple[int, bool], list[_Reading]] = {(0, False): [((), (), -1)], (0, True): [((), (), -1)]}

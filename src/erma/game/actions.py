@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from erma.errors import IllegalActionError, InvalidNotationError
+from erma.frozen import reduce_frozen
 from erma.tiles import Tile, parse, parse_tile, tile_to_mpsz
 
 
@@ -100,7 +102,7 @@ class Action:
         return self.to_str()
 
     @classmethod
-    def parse(cls, text: str) -> Action:
+    def parse(cls, text: object) -> Action:
         """Read the text form; a malformed action raises IllegalActionError naming it."""
         if not isinstance(text, str):
             raise IllegalActionError(f"an action is a string such as 'discard 5m', not {text!r}")
@@ -135,6 +137,10 @@ class Action:
         if args:
             raise IllegalActionError(f"{text!r}: {kind.value} takes no argument")
         return cls(kind)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 PASS = Action(Kind.PASS)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from erma.errors import InvalidRecordError
+from erma.frozen import reduce_frozen
 from erma.scoring.pipeline import ScoredFan
 from erma.tiles import Tile, parse_tile, tile_to_mpsz
 
@@ -182,6 +183,10 @@ class HandResult:
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise InvalidRecordError(f"result: not a hand result ({exc!r}): {dict(data)!r}") from None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 def _pair(hands: Any) -> tuple[str, str] | None:

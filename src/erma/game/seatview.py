@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from erma.frozen import reduce_frozen
 from erma.game.actions import Action
 from erma.game.legal import cuo_kinds, legal_actions, offered_multiplier
 from erma.game.result import HandResult
@@ -165,6 +166,10 @@ class SeatView:
         if self.result is not None:
             out["result"] = self.result.to_json()
         return out
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 def seen_phase(state: GameState, seat: int) -> tuple[Phase, int]:

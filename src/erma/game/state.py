@@ -10,16 +10,14 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from erma.analysis.tables import INC
+from erma.game.family import Family  # at run time: compiled, a dataclass field's type must exist
 from erma.game.result import DrawSource, HandResult
 from erma.hand import Meld
 from erma.rules import RuleSet
 from erma.tiles import Tile
-
-if TYPE_CHECKING:
-    from erma.game.family import Family
 
 
 class Phase(enum.Enum):

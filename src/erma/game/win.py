@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from erma.analysis import shapes
+from erma.frozen import reduce_frozen
 from erma.game.result import DrawSource
 from erma.game.seen import table_copies
 from erma.game.state import GameState
@@ -56,6 +57,10 @@ class WinCheck:
             "fan_total": self.fan_total,
             "points": self.points,
         }
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | None:

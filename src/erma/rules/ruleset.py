@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from erma.errors import RuleSetError
+from erma.frozen import reduce_frozen
 
 _KINDS = {"full": tuple(range(34)), "wan_honors": (*range(9), *range(27, 34))}
 
@@ -223,6 +224,10 @@ class RuleSet:
                 value = getattr(self, f.name)
                 out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 _FIELDS = {f.name: f for f in fields(RuleSet)}

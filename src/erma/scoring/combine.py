@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from erma.frozen import reduce_frozen
 from erma.scoring.detectors import REGISTRY, Hit
 from erma.scoring.table import FanTable
 from erma.tiles import Tile
@@ -61,6 +63,10 @@ class GroupPlan:
             chows=(cands("chows", 2), cands("chows", 3), cands("chows", 4)),
             pungs=(cands("pungs", 2), cands("pungs", 3), cands("pungs", 4)),
         )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 def _first(cands: Cands, *ts: Tile) -> str | None:

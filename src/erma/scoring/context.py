@@ -16,12 +16,13 @@ bad key; ``score_record`` turns that into an ``invalid_input`` result.
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from erma.errors import InvalidHandError, InvalidNotationError
+from erma.frozen import reduce_frozen
 from erma.hand import Meld, MeldKind
 from erma.tiles import BOTZONE, FLOWERS, NUM_ALL_KINDS, NUM_KINDS, Tile, parse, tile_to_mpsz, to_mpsz
 
@@ -120,65 +121,9 @@ class WinContext:
             + tile_to_mpsz(self.win_tile)
         )
 
-
-_REFERENCE_FIELDS = (
-    "melds",
-    "concealed",
-    "win_tile",
-    "self_drawn",
-    "fourth_tile",
-    "about_kong",
-    "wall_last",
-    "seat_wind",
-    "prevalent_wind",
-    "flowers",
-    "flower_count",
-    "is_dealer",
-)
-"""The fields :func:`_reference_context` sets; every other field takes its default."""
-
-
-_REFERENCE_ARGS = (
-    "melds",
-    "concealed",
-    "win",
-    "self_drawn",
-    "fourth_tile",
-    "about_kong",
-    "wall_last",
-    "seat",
-    "prevalent",
-    "flowers",
-    "flower_count",
-)
-"""The arguments of :func:`_reference_context`, in order (``is_dealer`` is ``seat == 0``)."""
-
-
-def _slot_filler() -> Callable[..., WinContext] | None:
-    """A function of :data:`_REFERENCE_ARGS` filling a new WinContext's slots directly, one setter call a
-    field written out (the other fields get their defaults); None if some other field has no default."""
-    ns: dict[str, object] = {"_new": object.__new__, "_cls": WinContext}
-    body = []
-    for i, f in enumerate(dataclasses.fields(WinContext)):
-        ns[f"_s{i}"] = WinContext.__dict__[f.name].__set__
-        if f.name in _REFERENCE_FIELDS:
-            i_ref = _REFERENCE_FIELDS.index(f.name)
-            value = "seat == 0" if f.name == "is_dealer" else _REFERENCE_ARGS[i_ref]
-        elif f.default is not dataclasses.MISSING:
-            ns[f"_d{i}"] = f.default
-            value = f"_d{i}"
-        elif f.default_factory is not dataclasses.MISSING:
-            ns[f"_d{i}"] = f.default_factory
-            value = f"_d{i}()"
-        else:
-            return None
-        body.append(f"    _s{i}(ctx, {value})")
-    head = f"def fill({', '.join(_REFERENCE_ARGS)}):"
-    exec("\n".join([head, "    ctx = _new(_cls)", *body, "    return ctx"]), ns)  # the dataclass's own fields
-    return ns["fill"]  # type: ignore[return-value]
-
-
-_FILL = _slot_filler()
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 def _reference_context(
@@ -194,11 +139,7 @@ def _reference_context(
     flowers: tuple[Tile, ...],
     flower_count: int,
 ) -> WinContext:
-    """A WinContext of the reference's keys (the others take their defaults, ``is_dealer`` is seat 0),
-    without the frozen dataclass's per-field ``object.__setattr__`` calls: the slots are filled directly."""
-    if _FILL is not None:
-        args = (melds, concealed, win, self_drawn, fourth_tile, about_kong, wall_last, seat, prevalent)
-        return _FILL(*args, flowers, flower_count)
+    """A WinContext of the reference's keys (the others take their defaults, ``is_dealer`` is seat 0)."""
     return WinContext(
         melds=melds,
         concealed=concealed,
@@ -403,8 +344,6 @@ def read_record(record: object) -> WinContext:
             and 0 <= prevalent <= 3
         ):
             concealed.sort()
-            if _FILL is not None:
-                return _FILL(melds, tuple(concealed), win, sd, ft, ak, wl, seat, prevalent, flowers, count)
             return _reference_context(
                 melds, tuple(concealed), win, sd, ft, ak, wl, seat, prevalent, flowers, count
             )

@@ -10,9 +10,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from erma.analysis.tables import INC
+from erma.frozen import reduce_frozen
 from erma.hand import Meld, MeldKind
 from erma.tiles import NUM_KINDS, Tile, to_mpsz
 
@@ -62,6 +63,10 @@ class Group:
     """The tiles packed 4 bits a kind (:data:`erma.analysis.tables.INC`)."""
     text: str
     """The tiles in mpsz (``123m``)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 def make_group(kind: int, tile: Tile, declared: bool, melded: bool, size: int = 4) -> Group:

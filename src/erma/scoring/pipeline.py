@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from erma.errors import ErmaError
+from erma.frozen import reduce_frozen
 from erma.scoring.combine import GroupPlan, combine_chows, combine_pungs
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, Detector, Hit
@@ -23,8 +24,6 @@ from erma.scoring.groups import KONG, PART_TEXTS, part_text
 from erma.scoring.plain import plain_facts
 from erma.scoring.readings import HandView, readings, readings_of
 from erma.scoring.table import FanRow, FanTable, load_table
-
-_T = TypeVar("_T")
 
 Fans = dict[str, Sequence[Hit]]
 """Fan id → its instances (hits), for one reading (a list or a tuple, never changed in place)."""
@@ -84,6 +83,10 @@ class Plan:
         default_factory=dict, compare=False, repr=False
     )
     """Memo: a reading's detected fan ids → what steps 3 and 4 make of them (:func:`_outcome`)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 @functools.cache
@@ -372,6 +375,10 @@ class ScoredFan:
             "tiles": list(self.tiles),
         }
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreResult:
@@ -394,6 +401,10 @@ class ScoreResult:
             "capped_total": self.capped_total,
             "reading": self.reading,
         }
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 def _hit_text(hit: Hit) -> str:
@@ -470,14 +481,13 @@ def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
     if found is None:
         return None
     view, fans, kept, pts = found
-    new_fan = _NEW_FAN
     scored = tuple(
         [
-            new_fan(e["id"], e["name_zh"], e["name_en"], e["points"], e["count"], tuple(e["tiles"]))
+            ScoredFan(e["id"], e["name_zh"], e["name_en"], e["points"], e["count"], tuple(e["tiles"]))
             for e in _entries(view, fans, kept, plan)
         ]
     )
-    return _NEW_RESULT(scored, pts, _capped(pts, plan), view.describe())
+    return ScoreResult(scored, pts, _capped(pts, plan), view.describe())
 
 
 FanCount = tuple[str, int, int]
@@ -530,7 +540,7 @@ def _declared_adds(plan: Plan) -> bool:
     :func:`score_counts_declared`)."""
     found = plan.declared_adds
     if found is None:
-        ids = frozenset(DECLARED_FANS) & plan.rows.keys()
+        ids = frozenset(DECLARED_FANS).intersection(plan.rows)  # a frozenset (``& keys()`` gives a set)
         fallbacks = frozenset(i for i, _ in plan.fallbacks)
         ties = plan.table.prefer | plan.table.yield_to_later
         found = (
@@ -574,24 +584,6 @@ def score_counts_declared(
     order = plan.order
     declared = sorted([*plain, *added], key=lambda x: order[x[0]])
     return plain_result, (tuple(declared), _capped(pts + sum(v for _, v, _ in added), plan))
-
-
-def _slots_maker(cls: type[_T]) -> Callable[..., _T]:
-    """A constructor of the frozen slotted dataclass ``cls``, from all its fields in order, that fills the
-    slots directly: its own ``__init__`` sets each field through ``object.__setattr__``, twice as slow, and
-    score() makes several such values a win (the game's hints score every possible win)."""
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    ns: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    ns.update({f"_s{i}": cls.__dict__[name].__set__ for i, name in enumerate(names)})
-    args = ", ".join(f"a{i}" for i in range(len(names)))
-    body = "".join(f"    _s{i}(o, a{i})\n" for i in range(len(names)))
-    exec(f"def make({args}):\n    o = _new(_cls)\n{body}    return o\n", ns)  # the class's own fields only
-    maker: Callable[..., _T] = ns["make"]
-    return maker
-
-
-_NEW_FAN = _slots_maker(ScoredFan)
-_NEW_RESULT = _slots_maker(ScoreResult)
 
 
 def _entries(view: HandView, fans: Fans, kept: tuple[str, ...], plan: Plan) -> list[dict[str, Any]]:

@@ -15,10 +15,11 @@ the pair (:class:`GroupReading`): the hand's facts and its regular readings are 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from erma.analysis.decompose import group_readings
 from erma.analysis.tables import SUIT_MASK
+from erma.frozen import reduce_frozen
 from erma.scoring.features import (
     F_FOUR_COPIES,
     F_GREEN_ONLY,
@@ -108,6 +109,10 @@ class GroupReading:
     """F_PUNG, F_HONOR_PUNG, F_WIND_PUNG, F_DRAGON_PUNG, F_EDGE_PUNG as its pungs make them hold."""
     win_pos: tuple[int, ...]
     """By kind within the group: 1 the kind ends a chow, 2 is a chow's middle (or'ed), 8 it is a pung."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 SetsAndPair = tuple[tuple[Tile, ...], tuple[Tile, ...], Tile]

@@ -45,6 +45,7 @@ from importlib import resources
 from typing import Any
 
 from erma.errors import RuleSetError
+from erma.frozen import reduce_frozen
 
 _ROW_KEYS = frozenset(
     {"id", "name_zh", "name_en", "value", "excludes", "per_instance", "counts_for_min", "limit"}
@@ -70,6 +71,10 @@ class Exclusion:
     own: bool = False
     """Remove only the instances made of the excluding fan's own sets."""
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
+
 
 @dataclass(frozen=True, slots=True)
 class FanRow:
@@ -91,6 +96,10 @@ class FanRow:
     """False for flower and bonus fans (花牌)."""
     limit: bool = False
     """A limit fan (役满)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +134,10 @@ class FanTable:
     def ids(self) -> tuple[str, ...]:
         """The scored fan ids, in priority order."""
         return tuple(r.id for r in self.rows)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 _known_ids: Callable[[], Collection[str]] | None = None

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from erma.analysis import shapes
 from erma.analysis.tables import INC
+from erma.frozen import reduce_frozen
 from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
 from erma.tiles import Tile, next_kind, parse_tile, tile_to_mpsz, to_mpsz
@@ -140,6 +141,10 @@ class Reason:
             "tiles": list(self.tiles),
         }
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
+
 
 @dataclass(frozen=True, slots=True)
 class WinFacts:
@@ -157,6 +162,10 @@ class WinFacts:
     """Just one concealed tile was left before the winning tile."""
     melds_have_chow: bool = False
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
@@ -170,6 +179,10 @@ class Verdict:
     reasons: tuple[Reason, ...]
     three_caishen: bool
     """A 三财神 win (with or without shape): 财神钱 counts double."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 _R = {
@@ -317,6 +330,10 @@ class Settlement:
         """The loser's total payment to the winner."""
         return self.win_points + self.caishen_money
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
+
 
 def settle_win(
     rules: RuleSet,
@@ -388,6 +405,10 @@ class WenzhouWin:
             "points": s.points,
             **self.extra,
         }
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WenzhouWin | None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
+from erma.frozen import reduce_frozen
 from erma.scoring.features import ALL_SHAPES, KNITTED, REGULAR, SEVEN_PAIRS
 from erma.scoring.readings import HandView
 from erma.scoring.table import set_known_ids
@@ -49,6 +50,10 @@ class FanSpec:
     exact: str = ""
     """``"hand"`` / ``"win"``: with its needs met (on a shape it reads) the detector finds exactly one
     instance, the whole hand / the winning tile, and nothing otherwise; "" = ask it."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; also when compiled)."""
+        return reduce_frozen(self)
 
 
 REGISTRY: dict[str, FanSpec] = {}
