@@ -35,8 +35,8 @@ run: $(BUILT)
 test: $(BUILT) lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks scripts
-	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts conftest.py setup.py
+	$(BIN)/ruff format --check src tests benchmarks scripts conftest.py setup.py
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
@@ -46,14 +46,16 @@ typecheck: $(STAMP)
 ## and the tests that time the server's pauses, alone (a busy second core would make them flaky, and a page's
 ## event loop would stop asyncio.run in the tests after it).
 ## (The timing tests first: the browser tests' servers live until the end of their run.) A third run: the
-## core suites again on the pure-Python build (ERMA_PURE=1 imports the sources; docs/performance.md). All
+## core suites again on the pure-Python build (ERMA_PURE=1 imports the sources; docs/performance.md), with the
+## doctests of the compiled modules (conftest.py: a compiled run cannot collect them). All
 ## runs always run; make fails if any did.
 SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fairness.py \
           tests/server/test_timing_side_channel.py tests/server/test_timers_from_delivery.py \
           tests/server/test_review_pause.py tests/server/test_protocol_decisions_already_made.py \
           tests/scale/test_faults.py tests/web
 PURE_SUITES := tests/analysis tests/scoring tests/game/test_golden_records.py tests/bots/test_bots.py \
-               tests/bots/test_expert_golden.py tests/test_tiles.py tests/test_hand.py tests/test_build.py
+               tests/bots/test_expert_golden.py tests/test_tiles.py tests/test_hand.py tests/test_build.py \
+               src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring src/erma/rules src/erma/game
 
 pytest: $(BUILT)
 	@st=0; \
