@@ -2,16 +2,17 @@
 reads late is never taken for a leaver.
 
 The client that never reads has a tiny TCP receive buffer and its websocket library stops reading after one
-unread message (``max_queue=1``): it signs in, sits down against a bot, says ``next`` and then reads nothing
-(it still answers nothing, acts on nothing). The hand plays on through the turn clock and auto-play, the
-connection stops taking messages, and after ``send_stall_s`` the server closes it (4408 "not reading"): the
-socket is let go and the seat is away, as after any lost socket; the match is not held and ends (the seat
-away at the hand's end forfeits it), and the player finds the ending on its next ``hello``. Before, the
-socket stayed open with its queue growing and the seat counted present (its close at the keepalive's
-timeout waited, forever, for the unread buffer to drain).
+unread message (``max_queue=1``): it signs in, sits down against a bot, says ``next`` and from then on reads
+nothing and acts on nothing, while it asks for a ``resync`` every 0.1 s (more than its buffers hold). The
+hand plays on through the turn clock and auto-play; the client acknowledges nothing more, and after
+``send_stall_s`` the server closes it (4408 "not reading"): the socket is let go and the seat is away, as
+after any lost socket; the match is not held and ends (the seat away at the hand's end forfeits it; a hand
+that ended before the cut ends it between hands), and the player finds the ending on its next ``hello``.
+Before, the socket stayed open with its queue growing and the seat counted present (uvicorn's close at its
+keepalive timeout waits, forever, for the unread buffer to drain).
 
 The late reader reads every message but handles each 1.5 s after it came (a slow phone): it is never closed
-and plays hand after hand, every ``next`` in time.
+and plays hand after hand, every ``next`` in time (this passed on the code before too: a guard).
 """
 
 from __future__ import annotations
@@ -113,8 +114,8 @@ def test_a_seat_that_stops_reading_is_let_go_and_the_match_goes_on(tmp_path: Pat
     assert closed == 1  # (closed for not reading: 4408)
     # the match ended (auto-play played the seat away): nothing held
     assert over, f"the match was held {over_after:.0f} s after the socket was closed"
-    # the player, back, learns how the match ended
-    assert "hand_end" in seen and seen[-1] == "match_end", seen
+    # the player, back, learns how the match ended (with the hand's end if the hand ended while it was away)
+    assert seen and seen[-1] == "match_end", seen
 
 
 def test_a_seat_that_reads_late_is_never_a_leaver(tmp_path: Path) -> None:
