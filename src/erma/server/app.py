@@ -29,6 +29,7 @@ from erma.server.accounts_api import account_routes
 from erma.server.addresses import ForwardedProto, trusted_proxies
 from erma.server.coach_api import Reviewer, review_routes
 from erma.server.config import Settings, load_rooms
+from erma.server.connection import KeepTransport
 from erma.server.headers import SecurityHeaders
 from erma.server.hub import Hub
 from erma.server.ratings_api import rating_routes
@@ -257,6 +258,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         lifespan=lifespan,
         exception_handlers=handlers,
         middleware=[
+            Middleware(KeepTransport),  # outermost: the server's transport (a socket that reads nothing)
             Middleware(ForwardedProto, trusted=settings.trusted_proxies),  # first: the rest sees the scheme
             Middleware(SecurityHeaders),  # before the refusals: headers on them too
             Middleware(RefuseUrlTokens),

@@ -216,6 +216,13 @@ class Settings:
     msg_burst: int = 60
     addr_msg_rate: float = 1000.0
     """Messages a second all the sockets of one address may send (a bucket of twice as many); 0: no limit."""
+    send_stall_s: float = 20.0
+    """A socket whose client read none of what waited for it this long (it stopped reading) is closed with
+    4408 "not reading" and its seat is away, as after any lost socket (server/stalls.py); 0: never. Not
+    scaled by ``time_scale``."""
+    send_backlog_max: int = 20_000
+    """… and so is one with more messages than this waiting to go out (0: no bound). More than a reconnection
+    of a long match resends at once (a hand is 100–200 messages a seat)."""
     trusted_proxies: tuple[str, ...] = ()
     """The reverse proxies (addresses, CIDR networks) whose ``X-Forwarded-For`` is believed; none by default:
     every per-address limit then counts the connection's peer (erma.server.addresses)."""

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from enum import IntEnum
 from typing import Any
 
@@ -55,6 +56,10 @@ class CloseCode(IntEnum):
     """Replaced by a newer socket of the same account, or the server stopping."""
     SIGNED_OUT = 4401
     """The socket's session ended (log out, log out everywhere, password change, expiry): sign in again."""
+    NOT_READING = 4408
+    """(Reason ``not reading``.) The client stopped reading: its unsent messages passed ``send_backlog_max``
+    or none went out for ``send_stall_s`` (:mod:`erma.server.stalls`); its seat is away as after any lost
+    socket. Reconnect (with ``resume``)."""
     MOVED = 4409
     """(Reason ``moved``.) This process lost the socket's match to a newer owner (it was frozen or cut off
     from Redis): the client reconnects at once, without backoff, and its ``hello`` reaches the new owner."""
@@ -107,6 +112,13 @@ class Connection:
         """The contribution to a first hand's seed sent with hello (a fallback for ``next``'s)."""
         self.sent_at: dict[int, float] = {}
         """Action seq → when it reached this socket (for the latency histogram)."""
+        self.sending_since: float | None = None
+        """When the writer began handing the current message to the socket (None: it waits for one); a socket
+        whose peer reads nothing stops taking messages, and this grows old (:mod:`erma.server.stalls`)."""
+        self.progress: tuple[int, float] | None = None
+        """(bytes the peer had acknowledged, when that count last grew or nothing waited): read progress."""
+        self.ended = False
+        """The hub has let this socket's seat and account go (its disconnect was handled)."""
         self.writer = asyncio.create_task(self._write())
 
     def send(self, message: dict[str, Any]) -> None:
@@ -131,18 +143,63 @@ class Connection:
             try:
                 if not isinstance(message, str):
                     message = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+                self.sending_since = time.monotonic()
                 await self.ws.send_text(message)
+                self.sending_since = None
             except Exception:  # the socket went away; the reader notices
                 self.closed = True
                 return
 
-    async def close(self, reason: str = "", code: int = 4000) -> None:
-        """Stop writing and close the socket."""
+    def backlog(self) -> int:
+        """How many messages wait to be handed to the socket."""
+        return self.outbox.qsize()
+
+    def stuck_for(self, now: float) -> float:
+        """How long the writer has been handing one message to the socket (0 when it is not)."""
+        return 0.0 if self.sending_since is None else now - self.sending_since
+
+    async def close(self, reason: str = "", code: int = 4000, drop: bool = False) -> None:
+        """Stop writing and close the socket: what is queued goes out first (``drop``: is dropped), then the
+        close frame; a socket that takes neither within 2 s each (its peer reads nothing) is cut off."""
         if self.closed:
             return
         self.closed = True
+        if drop:
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
         self.outbox.put_nowait(None)
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.writer, 2)
-        with contextlib.suppress(Exception):
-            await self.ws.close(code=code, reason=reason[:100])
+            await asyncio.wait_for(asyncio.shield(self.writer), 2)
+        if not self.writer.done():  # stuck handing a message to a socket that takes nothing
+            self.writer.cancel()
+        try:
+            await asyncio.wait_for(self.ws.close(code=code, reason=reason[:100]), 2)
+        except Exception:  # (a timeout: the close frame could not even be queued) the connection is dropped
+            abort: Callable[[], None] | None = getattr(self.transport, "abort", None)
+            if abort is not None:
+                abort()
+
+    @property
+    def transport(self) -> Any:
+        """The server's transport of this socket (:class:`KeepTransport`), None if unknown."""
+        return self.ws.scope.get(TRANSPORT_KEY)
+
+
+TRANSPORT_KEY = "erma.transport"
+"""Where :class:`KeepTransport` leaves a websocket's transport in its ASGI scope."""
+
+
+class KeepTransport:
+    """ASGI middleware (the outermost): keeps, in a websocket's scope, the server's transport of the
+    connection (uvicorn's), to see whether its peer still reads (:mod:`erma.server.stalls`) and to drop it at
+    once when it does not (a peer that reads nothing never takes a close frame). ASGI has neither."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            if transport is not None:
+                scope[TRANSPORT_KEY] = transport
+        await self.app(scope, receive, send)

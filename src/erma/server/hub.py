@@ -25,6 +25,7 @@ from erma.server.ports import OwnedTable
 from erma.server.restore import restore_table
 from erma.server.seats import SeatConn, SeatInfo, disconnected, hand_start_index, reconnected
 from erma.server.sessions import SessionWatch
+from erma.server.stalls import StallWatch
 from erma.server.sweeper import Sweeper
 from erma.server.table import Table
 from erma.server.thinker import Thinker
@@ -83,6 +84,14 @@ class Hub:
         )
         """Closes the sockets whose session ended (4401 "signed out")."""
         self.backend.on_signout = self.sessions.poke
+        self.stalls = StallWatch(
+            lambda: list(self.connections.values()),
+            self._gone,
+            settings.send_backlog_max,
+            settings.send_stall_s,
+            self.metrics,
+        )
+        """Closes the sockets that stopped reading (4408 "not reading"): their seats go to auto-play."""
 
     async def start(self) -> None:
         """Create the bot accounts and start matchmaking."""
@@ -96,6 +105,7 @@ class Hub:
         self._lag_task = asyncio.create_task(self._watch_lag())
         self.sweeper.start()  # no stake stranded: open holds nobody owns are resolved (erma.server.sweeper)
         self.sessions.start()
+        self.stalls.start()
 
     async def stop(self) -> None:
         """Stop matchmaking; a distributed backend hands this process's matches over to the others; the
@@ -107,6 +117,7 @@ class Hub:
         if self._lag_task:
             self._lag_task.cancel()
         await self.sessions.stop()
+        await self.stalls.stop()
         await self.backend.stop()
         for table in list(self.tables.values()):
             if table.task:
@@ -211,6 +222,9 @@ class Hub:
             await self._gone(conn)
 
     async def _gone(self, conn: Connection) -> None:
+        if conn.ended:  # (closed for not reading, then its reader ended too)
+            return
+        conn.ended = True
         conn.closed = True
         conn.outbox.put_nowait(None)
         aid = conn.account_id
