@@ -63,9 +63,13 @@ class FakeTable:
         self.task: asyncio.Task[None] | None = None
         self.entries: list[dict[str, Any]] = []
         self.seats: list[Any] = []
+        self.clock_view: dict[str, Any] | None = None
 
     def meta(self) -> dict[str, Any]:
         return {"room": "r", "secret": "s", "seats": []}
+
+    def sent(self, message: dict[str, Any]) -> None:
+        """(No decision's clock here.)"""
 
 
 class Socket:
