@@ -17,7 +17,8 @@ comes a third of the way through, and each row says:
 - ``forfeits``: forfeit transactions in the ledger (the load test's clients never escape: each is wrong);
 - ``open holds``: escrow accounts still holding beans once the load test is over (stakes stranded);
 - ``tracebacks``: in the servers' logs; ``check``: the problems ``Store.check`` (``erma ledger check``) finds;
-- ``errors``: error messages the clients received, by code.
+- ``errors``: error messages the clients received, by code; ``stale``: actions refused as ``stale`` (chosen on
+  a view no longer current, as a view among the messages resent after a takeover: not an error).
 
 Faults: ``redis_restart`` (shut down without saving, started again), ``redis_pause`` (SIGSTOP then SIGCONT),
 ``pg_restart`` (a fast shutdown, started again), ``owner_stopped`` (one server process stopped for three
@@ -312,6 +313,7 @@ def run_case(fault: str, size: Size, folder: Path, pg: Postgres | None) -> dict[
                 "check": problems,
                 "errors": summary.get("error_codes", {"?": summary["errors"]} if summary["errors"] else {}),
                 "moved": summary.get("moved", 0),
+                "stale": summary.get("stale", 0),
                 "error_samples": summary.get("error_samples", []),
                 "reconnects": summary["reconnects"],
             }
@@ -326,14 +328,14 @@ def run_case(fault: str, size: Size, folder: Path, pg: Postgres | None) -> dict[
 def table(rows: list[dict[str, Any]]) -> str:
     """The rows as a Markdown table."""
     head = ["fault", "tables", "hands", "lost", "ended early", "forfeits", "stuck", "open holds"]
-    head += ["tracebacks", "check", "errors"]
-    out = ["| " + " | ".join(head) + " |", "|---" + "|---:" * 8 + "|---|---|"]
+    head += ["tracebacks", "check", "errors", "stale"]
+    out = ["| " + " | ".join(head) + " |", "|---" + "|---:" * 8 + "|---|---|---:|"]
     for r in rows:
         errors = ", ".join(f"{k} {v}" for k, v in r["errors"].items()) or "0"
         check = "ok" if not r["check"] else f"{len(r['check'])} problems"
         out.append(
             f"| {r['fault']} | {r['tables']} | {r['hands']} | {r['lost']} | {r['early']} | {r['forfeits']} | "
-            f"{r['stuck']} | {r['open_holds']} | {r['tracebacks']} | {check} | {errors} |"
+            f"{r['stuck']} | {r['open_holds']} | {r['tracebacks']} | {check} | {errors} | {r['stale']} |"
         )
     return "\n".join(out)
 

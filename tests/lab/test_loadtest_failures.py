@@ -139,4 +139,49 @@ def test_a_moved_socket_reconnects_at_once(scripted: tuple[str, dict[str, Any]])
     summary = run_async(run_load([url], tables=1, seconds=0.5, give_up_s=5))
     assert summary["moved"] == 1 and summary["reconnects"] == 1
     assert state["back_after"] < 0.3, "no backoff after 4409 (other closes wait 0.5 s)"
-    assert summary["failures"] == 0, summary
+    assert summary["failures"] == 0, repr(summary)
+
+
+def _view(v: int, decision: int, legal: list[str]) -> dict[str, Any]:
+    view = {"legal": legal, "actor": 0, "seat": 0, "hand_no": 1, "decision": decision}
+    return {"type": "view", "match": "m1", "v": v, "view": view}
+
+
+async def replays_old_views(socket: WebSocket, state: dict[str, Any]) -> None:
+    """After a takeover the stream's messages are resent (views whose decisions were taken meanwhile), then a
+    snapshot of decision 3, all before the client answers: the server judges each action as the real one does
+    (current.action_refusal: ``stale`` if it names an old decision; without hand and decision the action
+    lands on decision 3, where only "pass" is legal)."""
+    await _until(socket, "queue")
+    await socket.send_json({"type": "match", "match": "m1", "seat": 0, "hands": 1, "v": 0})
+    await _until(socket, "next")
+    for v, decision in ((1, 0), (2, 1), (3, 2)):
+        await socket.send_json(_view(v, decision, ["discard 1m", "discard 2m"]))
+    snap = _view(4, 3, ["pass"])
+    await socket.send_json({**snap, "type": "snapshot"})
+    state["actions"] = []
+    while True:
+        msg = await _until(socket, "action")
+        state["actions"].append(msg)
+        if msg.get("decision") is not None and msg["decision"] < 3:
+            code = "stale"
+        elif msg["action"] != "pass":
+            code = "illegal_action"
+        else:
+            break
+        error = {"type": "error", "code": code, "message": "no", "seq": msg["seq"], "match": "m1"}
+        await socket.send_json(error)
+    await socket.send_json({"type": "ack", "match": "m1", "seq": msg["seq"]})
+    await socket.send_json({"type": "hand_end", "match": "m1", "v": 5})
+    await socket.send_json({"type": "match_end", "match": "m1", "v": 6, "scores": [0, 0], "hands": 1})
+    await _until(socket, "never")
+
+
+@pytest.mark.parametrize("scripted", [replays_old_views], indirect=True)
+def test_actions_on_resent_views_are_stale_not_errors(scripted: tuple[str, dict[str, Any]]) -> None:
+    url, state = scripted
+    summary = run_async(run_load([url], tables=1, seconds=0.5, give_up_s=5))
+    actions = state["actions"]
+    assert [(a.get("hand"), a.get("decision")) for a in actions] == [(1, 0), (1, 1), (1, 2), (1, 3)]
+    assert summary["stale"] == 3 and summary["error_codes"] == {}, summary
+    assert summary["failures"] == 0, repr(summary)

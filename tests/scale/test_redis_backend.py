@@ -63,9 +63,13 @@ class FakeTable:
         self.task: asyncio.Task[None] | None = None
         self.entries: list[dict[str, Any]] = []
         self.seats: list[Any] = []
+        self.clock_view: dict[str, Any] | None = None
 
     def meta(self) -> dict[str, Any]:
         return {"room": "r", "secret": "s", "seats": []}
+
+    def sent(self, message: dict[str, Any]) -> None:
+        """(No decision's clock here.)"""
 
 
 class Socket:
@@ -286,5 +290,36 @@ def test_the_sweeper_is_told_who_holds_a_match(redis_url: str) -> None:
             for task in backend._tasks:
                 task.cancel()
             await backend.redis.aclose()
+
+    run_async(go())
+
+
+def test_the_writer_reports_a_decisions_view_sent_once_it_went_out(redis_url: str) -> None:
+    """The clock of a decision starts when its view goes out (server/streams.py ``sent``): the writer reports
+    the view a table marked (``clock_view``) after the socket got it, and no other message."""
+    sync = redis_lib.Redis.from_url(redis_url, decode_responses=True)
+
+    async def go() -> None:
+        backend = RedisBackend(redis_url, Settings(redis_prefix=f"w{secrets.token_hex(3)}"))
+        hub = FakeHub()
+        await backend.start(hub)  # type: ignore[arg-type]
+        try:
+            table = FakeTable()
+            await backend.open_match(table)  # type: ignore[arg-type]
+            hub.tables[table.id] = table
+            sock = Socket(sync, backend, table)
+            reported: list[tuple[int, int]] = []
+            table.sent = lambda m: reported.append((m["v"], len(sock.got)))  # type: ignore[method-assign]
+            for v in range(3):
+                message = {"type": "view" if v == 1 else "event", "match": table.id, "v": v}
+                if v == 1:
+                    table.clock_view = message
+                backend.log_seat(table, 0, message)  # type: ignore[arg-type]
+                backend.deliver(table, sock, message)  # type: ignore[arg-type]
+                assert reported == []  # (queued: nothing has gone out yet)
+            await backend.barrier(table)  # type: ignore[arg-type]
+            assert reported == [(1, 2)]  # the view alone, reported as soon as it went out (the 2nd message)
+        finally:
+            await backend.stop()
 
     run_async(go())

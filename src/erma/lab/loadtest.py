@@ -12,6 +12,11 @@ What went wrong is counted in the JSON, and their sum is ``failures`` (``erma lo
 0): ``matches_lost`` (a match that could not be finished), ``ended_early`` (a ``match_end`` the client did not
 ask for by leaving, before the match's length: a forfeit, a table that failed), ``stuck`` (clients given up),
 and ``errors`` (error messages, by code in ``error_codes``, and connections that could not be opened).
+
+Each action names the hand and decision it answers (``hand``, ``decision``: the view's ``hand_no`` and
+``decision``, as the web client sends them), so an action chosen on a view that is no longer current — one of
+the stream's messages resent after a takeover, which the client reads as they come — is refused as ``stale``
+instead of landing on a later decision: counted in ``stale``, not an error.
 """
 
 from __future__ import annotations
@@ -51,6 +56,9 @@ class LoadStats:
     """Actions sent again (unacknowledged across a reconnection or a quiet spell), or chosen on a view
     replayed after a reconnection, that the server refused because their decision had been taken meanwhile
     (by auto-play after the reconnect grace): not errors."""
+    stale: int = 0
+    """Actions the server refused as ``stale`` (their view's decision was no longer current: a view among the
+    messages resent after a takeover or a reconnection, read before the snapshot behind it): not errors."""
     moved: int = 0
     """Sockets the server closed with code 4409 (``moved``: their match went to another process), each
     reconnected at once."""
@@ -110,6 +118,7 @@ class LoadStats:
             "connect_failures": self.connect_failures,
             "retries": self.retries,
             "moved": self.moved,
+            "stale": self.stale,
             "refused_retries": self.refused_retries,
             "lost": self.lost[:5],
             "actions": len(lat),
@@ -124,6 +133,15 @@ class LoadStats:
                 "max": round(max(self.lag_ms, default=0.0), 2),
             },
         }
+
+
+def _action(match: str, seq: int, choice: str, decision: tuple[Any, Any]) -> dict[str, Any]:
+    """An action message naming the hand and decision it answers (when the view named them)."""
+    msg: dict[str, Any] = {"type": "action", "match": match, "seq": seq, "action": choice}
+    hand, number = decision
+    if hand is not None and number is not None:
+        msg["hand"], msg["decision"] = hand, number
+    return msg
 
 
 def _choose(view: dict[str, Any], rng: random.Random) -> str:
@@ -208,13 +226,7 @@ async def _table(
                                 stats.lost.append(lost)
                             return
                         if pending is not None and match is not None:
-                            action = {
-                                "type": "action",
-                                "match": match,
-                                "seq": pending[0],
-                                "action": pending[1],
-                            }
-                            await ws.send(json.dumps(action))
+                            await ws.send(json.dumps(_action(match, *pending)))
                             retried.add(pending[0])
                         continue
                     quiet_since = time.monotonic()
@@ -227,6 +239,11 @@ async def _table(
                     if kind == "error":
                         if msg.get("code") == "no_such_match" and leaving:
                             continue  # the match ended as we left
+                        if msg.get("code") == "stale":
+                            stats.stale += 1  # chosen on a view no longer current: refused, nothing applied
+                            if pending is not None and msg.get("seq") == pending[0]:
+                                pending = None
+                            continue
                         if msg.get("seq") in retried and msg.get("code") in REFUSALS:
                             stats.refused_retries += 1  # a retry whose decision was taken meanwhile
                             continue
@@ -260,13 +277,7 @@ async def _table(
                             if pending[2] == decision:  # maybe lost on the way: the same seq again
                                 stats.retries += 1
                                 retried.add(pending[0])
-                                action = {
-                                    "type": "action",
-                                    "match": match,
-                                    "seq": pending[0],
-                                    "action": pending[1],
-                                }
-                                await ws.send(json.dumps(action))
+                                await ws.send(json.dumps(_action(match, *pending)))
                                 continue
                             pending = None
                         if (
@@ -283,9 +294,7 @@ async def _table(
                             pending = (seq, choice, decision)
                             if catching_up:  # a replayed view: its decision may be taken already
                                 retried.add(seq)
-                            await ws.send(
-                                json.dumps({"type": "action", "match": match, "seq": seq, "action": choice})
-                            )
+                            await ws.send(json.dumps(_action(match, seq, choice, decision)))
                             sent_at = time.monotonic()
                     elif kind == "hand_end":
                         stats.hands_completed += 1

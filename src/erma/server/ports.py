@@ -38,12 +38,17 @@ class OwnedTable(Protocol):
     handed_over: bool
     resume: str | None
     """After a restore, where the table carries on from (see :class:`erma.server.table.Table`)."""
+    clock_view: dict[str, Any] | None
+    """The view that starts a decision's clock, until it has gone out (see :meth:`sent`)."""
 
     def meta(self) -> dict[str, Any]:
         """The match's essentials besides its log."""
 
     def resync_all(self, seen: Mapping[int, int] | None = None) -> None:
         """Send every connected seat a snapshot (after the messages past ``seen[seat]``, if given)."""
+
+    def sent(self, message: dict[str, Any]) -> None:
+        """A message handed to the backend's ``deliver`` has gone out (a decision's clock starts then)."""
 
 
 class MatchBackend(Protocol):

@@ -38,6 +38,7 @@ class SeatStreams:
     state: GameState | None
     digest: str
     deadline: float | None
+    kept_clock: tuple[tuple[int, int], float] | None
 
     @property
     def owned(self) -> OwnedTable:
@@ -47,11 +48,23 @@ class SeatStreams:
     def _scale(self, seconds: float) -> float:
         return seconds * self.host.settings.time_scale
 
-    def post(self, seat: int, message: dict[str, Any], pause_after: float = 0.0) -> None:
+    clock_view: dict[str, Any] | None = None
+    """The actor's view that starts its decision's clock, until the backend has sent it (None after)."""
+    clock_s = 0.0
+    """That clock's length: the deadline is at most this long after the view went out."""
+    clock_handed = False
+    """Whether that view was handed to the backend (a seat away is never sent it: its clock runs as set)."""
+
+    def post(
+        self, seat: int, message: dict[str, Any], pause_after: float = 0.0, clock: float | None = None
+    ) -> None:
         """Append a message to a seat's stream (versioned) and send it once the pauses before it are over;
-        ``pause_after``: nothing after it goes out to this seat until that many seconds after it did."""
+        ``pause_after``: nothing after it goes out to this seat until that many seconds after it did;
+        ``clock``: the message is the view that starts the seat's decision clock of that many seconds."""
         s = self.seats[seat]
         message = {**message, "match": self.id, "v": len(s.log)}
+        if clock is not None:
+            self.clock_view, self.clock_s, self.clock_handed = message, clock, False
         s.log.append(message)
         self.host.backend.log_seat(self.owned, seat, message)
         s.held.append(message)
@@ -62,7 +75,26 @@ class SeatStreams:
     def _send(self, conn: SeatConn, message: dict[str, Any]) -> None:
         """Send through the backend: with several processes nothing reaches a player before the log entries
         behind it are stored (a takeover never shows a player a past that did not happen)."""
+        if message is self.clock_view:
+            self.clock_handed = True
         self.host.backend.deliver(self.owned, conn, message)
+
+    def sent(self, message: dict[str, Any]) -> None:
+        """The backend sent a message handed to it (at once, or once what was logged before it is stored): the
+        clock of a decision starts when its view goes out, so a backend that holds it back (Redis paused) does
+        not run the player's time out before the player is shown the decision."""
+        if message is not self.clock_view:
+            return
+        self.clock_view = None
+        if self.deadline is not None:
+            self.deadline = max(self.deadline, time.monotonic() + self.clock_s)
+            kept = self.kept_clock
+            if kept is not None:
+                self.kept_clock = (kept[0], max(kept[1], self.deadline))
+
+    def clock_held(self) -> bool:
+        """Whether the decision's view was handed to the backend and is not out yet (its clock waits)."""
+        return self.clock_view is not None and self.clock_handed
 
     def release(self, seat: int, everything: bool = False) -> None:
         """Send what a seat's pauses no longer hold (``everything``: all of it, pauses ended)."""
@@ -129,7 +161,8 @@ class SeatStreams:
                 continue
             if s.needs_view and not (hidden_stop and state.actor != seat):
                 s.needs_view = False
-                self.post(seat, O.View(self._view(seat)).to_dict())
+                starts = clock if clock is not None and seat == state.actor else None
+                self.post(seat, O.View(self._view(seat)).to_dict(), clock=starts)
             elif s.needs_view:
                 # the view waits for the opponent's hidden decision, but is built all the same: the work done
                 # right after one's discard (which delays it on its way out) does not tell that decision

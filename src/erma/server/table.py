@@ -42,6 +42,10 @@ from erma.server.streams import HIDDEN_PHASES, SeatStreams
 
 log = logging.getLogger("erma.table")
 
+CLOCK_HOLD_MAX_S = 30.0
+"""The longest a decision's clock waits past its deadline for its view to go out (the backend sends it, or
+gives up storing what comes before it, well within this)."""
+
 
 class Table(SeatStreams):
     """One match between two seats, run by :meth:`run` as one asyncio task."""
@@ -357,6 +361,7 @@ class Table(SeatStreams):
             if state.phase in (Phase.TURN, Phase.EXCHANGE, Phase.HAIDI):
                 timeout = rules.turn_timeout_s
             self.deadline = None
+            self.clock_view = None
             decision = (len(state.actions), actor)
             kept = self.kept_clock
             if human_turn and kept is not None and kept[0] == decision:
@@ -379,6 +384,15 @@ class Table(SeatStreams):
                 self._apply(actor, action)
                 continue
             acted = await self._idle(self.deadline, waiting_for=actor)
+            held_until = time.monotonic() + CLOCK_HOLD_MAX_S
+            while not acted and (self.clock_held() or self._deadline_moved()):
+                # the view went out late, or has not yet (Redis paused): the clock starts when it does
+                wait = self.deadline
+                if self.clock_held():
+                    if time.monotonic() >= held_until:
+                        break
+                    wait = min(time.monotonic() + 0.1, held_until)
+                acted = await self._idle(wait, waiting_for=actor)
             if not acted and not _ended(state) and state.actor == actor:
                 # the clock ran out: the auto-play choice, and after enough timeouts auto-play itself
                 legal = legal_actions(state, actor)
@@ -389,6 +403,10 @@ class Table(SeatStreams):
                 self._apply(actor, action)
         self.deadline = None
         self._flush()
+
+    def _deadline_moved(self) -> bool:
+        """Whether the decision's deadline lies ahead (moved on when its view went out late)."""
+        return self.deadline is not None and self.deadline > time.monotonic()
 
     def _stand_in_until(self, seat: int) -> float:
         """When a stand-in (a bot, or auto-play for a person) acts: a visible move ``bot_pause_s`` (auto-play

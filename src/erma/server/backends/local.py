@@ -126,6 +126,7 @@ class LocalBackend(Backend):
     def deliver(self, table: OwnedTable, conn: Any, message: dict[str, Any]) -> None:
         """Send at once (nothing waits to be stored)."""
         conn.send(message)
+        table.sent(message)
 
     async def barrier(self, table: OwnedTable) -> None:
         """Nothing is ever waiting to be stored."""

@@ -45,6 +45,8 @@ class RedisLog(RedisQueues):
             self._queue("send", table, (conn, text))
         else:
             self._queue("send", table, (conn, message))
+        if message is table.clock_view:  # a decision's view: its clock starts as it goes out
+            self._queue("sent", table, message)
 
     def publish(self, pid: str, data: dict[str, Any]) -> None:
         """Queue a message to a process (in order with the stream writes)."""
@@ -137,6 +139,8 @@ class RedisLog(RedisQueues):
                     conn.send_text(message)
                 else:
                     conn.send(message)
+            elif kind == "sent" and not target.fenced:
+                target.sent(arg)
 
     def _write_args(
         self, groups: dict[OwnedTable, list[Any]], pubs: list[tuple[OwnedTable | None, str, str]]
