@@ -29,34 +29,40 @@ async def play_through(c: Client, match: str, seat: int, nodes: list[Node], hand
     socket closes; returns what happened: closes (their codes), refusals, errors, hand_ends."""
     seen: dict[str, Any] = {"closes": [], "refusals": [], "errors": [], "ends": [], "match_end": None}
     last: Any = None
+    pending: dict[str, Any] | None = None
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline:
-        try:
-            msg = await c.recv(2)
-        except TimeoutError:
-            continue
+        try:  # the socket may close under a receive or a send alike: reconnect either way
+            try:
+                msg = await c.recv(2)
+            except TimeoutError:
+                continue
+            kind = msg["type"]
+            if kind == "error":
+                seen["refusals" if msg["code"] in REFUSALS else "errors"].append(msg)
+            elif kind in ("view", "snapshot"):
+                view = msg["view"]
+                decision = (view.get("hand_no"), view["decision"])
+                if view["legal"] and view["actor"] == seat and decision != last:
+                    last = decision
+                    await asyncio.sleep(0.05)
+                    await c.act(match, choose(view))
+                    c.acted += 1  # type: ignore[attr-defined]
+            elif kind == "hand_end":
+                seen["ends"].append(msg)
+                pending = {"type": "leave" if len(seen["ends"]) >= hands else "next", "match": match}
+                await c.send(pending)
+                pending = None
+            elif kind == "match_end":
+                seen["match_end"] = msg
+                return seen
         except websockets.ConnectionClosed as exc:
             seen["closes"].append(exc.rcvd.code if exc.rcvd else -1)
             c.running = next(n for n in nodes if n is not c.running)  # type: ignore[assignment]
             await c.connect(resume=dict(c.versions))
-            continue
-        kind = msg["type"]
-        if kind == "error":
-            seen["refusals" if msg["code"] in REFUSALS else "errors"].append(msg)
-        elif kind in ("view", "snapshot"):
-            view = msg["view"]
-            decision = (view.get("hand_no"), view["decision"])
-            if view["legal"] and view["actor"] == seat and decision != last:
-                last = decision
-                await asyncio.sleep(0.05)
-                await c.act(match, choose(view))
-                c.acted += 1  # type: ignore[attr-defined]
-        elif kind == "hand_end":
-            seen["ends"].append(msg)
-            await c.send({"type": "leave" if len(seen["ends"]) >= hands else "next", "match": match})
-        elif kind == "match_end":
-            seen["match_end"] = msg
-            return seen
+            if pending is not None:  # a confirmation the close cut off: the new owner still waits for it
+                await c.send(pending)
+                pending = None
     raise AssertionError(f"the match did not end: {[_brief(x) for x in c.seen[-15:]]}")
 
 
