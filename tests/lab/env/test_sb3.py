@@ -5,6 +5,7 @@ short training run that never plays an illegal action."""
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -21,7 +22,7 @@ from stable_baselines3.common.vec_env import VecMonitor
 import erma.lab.env  # noqa: F401  (registers erma/<preset>-v0)
 from erma.bots.nn.features import NUM_ACTIONS, NUM_INPUTS
 from erma.lab.env import SingleAgentEnv
-from erma.lab.env.sb3 import BatchVecEnv
+from erma.lab.env.sb3 import BatchVecEnv, export_nn_weights
 from erma.rules import preset_names
 
 
@@ -83,3 +84,43 @@ def test_maskable_ppo_through_gym_make() -> None:
     masks = env.get_wrapper_attr("action_masks")()
     action, _ = model.predict(obs, action_masks=masks, deterministic=True)
     assert masks[int(action)]
+
+
+def test_the_trained_policy_plays_as_the_nn_bot(tmp_path: Path) -> None:
+    """Exported weights give the nn bot the policy's own logits, and the arena plays it by path."""
+    import torch
+
+    from erma.bots import make_bot
+    from erma.bots.nn.bot import Network
+    from erma.lab.arena import ArenaConfig, run_arena
+    from erma.rules import find_ruleset
+
+    venv = BatchVecEnv("classic64", num_envs=4, opponent="random", seed=5)
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=32,
+        batch_size=64,
+        n_epochs=1,
+        seed=5,
+        device="cpu",
+        policy_kwargs={"net_arch": [32, 32], "activation_fn": torch.nn.ReLU},
+    )
+    model.learn(128)
+    path = tmp_path / "ppo.npz"
+    export_nn_weights(model, path)
+    obs = venv.reset()
+    with torch.no_grad():
+        dist = model.policy.get_distribution(torch.as_tensor(obs))
+        want = dist.distribution.logits.numpy()
+    got = Network(path).logits(obs)
+    # torch's Categorical normalises its logits (log-softmax): compare up to a constant a row.
+    got = (
+        got
+        - np.log(np.exp(got - got.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True))
+        - got.max(axis=1, keepdims=True)
+    )
+    assert np.allclose(got, want, atol=1e-4)
+    assert make_bot(f"nn:{path}").name == f"nn:{path}"
+    s = run_arena(ArenaConfig(find_ruleset("classic64"), (f"nn:{path}", "random"), 1), 3)
+    assert s["hands"] == 6

@@ -11,6 +11,7 @@ Needs the ``rl`` extra (stable-baselines3 through sb3-contrib, PyTorch); docs/en
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -120,3 +121,20 @@ class BatchVecEnv(VecEnv):  # type: ignore[misc]
 
     def env_is_wrapped(self, wrapper_class: type, indices: int | Iterable[int] | None = None) -> list[bool]:
         return [False] * len(self._indices(indices))
+
+
+def export_nn_weights(model: Any, path: str | Path) -> None:
+    """A MaskablePPO (or PPO) ``MlpPolicy`` with ReLU layers, saved as the ``nn`` bot's weights file: each
+    Linear of the policy's network, then the action head (``erma arena --bots nn:PATH,greedy`` plays it)."""
+    import torch
+
+    policy = model.policy
+    if policy.activation_fn is not torch.nn.ReLU:
+        raise ValueError("the nn bot runs ReLU layers: train with policy_kwargs activation_fn=torch.nn.ReLU")
+    linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    linears.append(policy.action_net)
+    arrays: dict[str, np.ndarray] = {"layers": np.array(len(linears))}
+    for i, lin in enumerate(linears):
+        arrays[f"w{i}"] = lin.weight.detach().cpu().numpy().T.astype(np.float32)
+        arrays[f"b{i}"] = lin.bias.detach().cpu().numpy().astype(np.float32)
+    np.savez(path, **arrays)
