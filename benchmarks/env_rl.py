@@ -1,5 +1,5 @@
-"""Agent steps a second where researchers train (强化学习吞吐): the environments alone and inside sb3-contrib's
-MaskablePPO, against ``random`` and ``greedy``.
+"""Agent steps a second where researchers train (强化学习吞吐): the environments alone and inside
+sb3-contrib's MaskablePPO, against ``random`` and ``greedy``.
 
 A step is one decision of the agent: the opponent's decisions run inside ``step`` and are not counted (they
 cost time: against ``greedy`` most of it). Every figure is in process CPU time on one core (torch on one
