@@ -51,10 +51,15 @@ def bot_level(name: str) -> int | None:
     return int(name[5:]) if name.startswith("level") and name[5:].isdigit() else None
 
 
-def _nn(seed: int | str) -> Bot:
-    from erma.bots.nn.bot import NNBot  # numpy only when asked for (the env extra)
+def _nn(seed: int | str, weights: str | None = None) -> Bot:
+    from pathlib import Path
 
-    return NNBot(seed)
+    from erma.bots.nn.bot import WEIGHTS, NNBot  # numpy only when asked for
+
+    path = WEIGHTS if weights is None else Path(weights)
+    if not path.is_file():
+        raise UnknownBotError(f"bot 'nn:{weights}': no weights file {str(path)!r}")
+    return NNBot(seed, weights=path)
 
 
 def bot_names() -> list[str]:
@@ -64,10 +69,14 @@ def bot_names() -> list[str]:
 
 def make_bot(name: str, seed: int | str = 0) -> Bot:
     """A bot by name, with its own seeded generator; an unknown name raises UnknownBotError. The bot's
-    ``name`` is ``name`` (``make_bot("level3").name == "level3"``)."""
+    ``name`` is ``name`` (``make_bot("level3").name == "level3"``). ``nn:PATH`` is the ``nn`` bot with the
+    weights in the file PATH (a network trained by scripts/train_nn.py or scripts/train_ppo.py)."""
     make = BOTS.get(name)
-    if make is None:
+    if name.startswith("nn:"):  # the nn bot with other weights: ``nn:PATH.npz`` (scripts/train_ppo.py)
+        bot = _nn(seed, name[3:])
+    elif make is None:
         raise UnknownBotError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
-    bot = make(seed)
+    else:
+        bot = make(seed)
     bot.name = name  # the key it was made by (a worker process makes it again by this name)
     return bot

@@ -38,6 +38,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The packages of the optional extras, and the extra that brings each (pyproject.toml): a command that needs
+#: one the light core lacks says which extra to install, never a traceback.
+EXTRA_OF = {
+    **dict.fromkeys(
+        (
+            "sqlalchemy",
+            "alembic",
+            "aiosqlite",
+            "asyncpg",
+            "argon2",
+            "starlette",
+            "uvicorn",
+            "websockets",
+            "pydantic",
+            "httpx",
+            "redis",
+            "openskill",
+        ),
+        "server",
+    ),
+    **dict.fromkeys(("gymnasium", "pettingzoo"), "env"),
+    "torch": "rl",
+    "ray": "ray",
+    "matplotlib": "report",
+}
+
+
+def missing_extra(exc: ModuleNotFoundError) -> str | None:
+    """The extra that would bring the module ``exc`` names, or None when it is none of the extras'."""
+    top = (exc.name or "").partition(".")[0]
+    return EXTRA_OF.get(top)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``erma`` console script."""
     parser = build_parser()
@@ -46,5 +79,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
     except ErmaError as exc:
         print(f"erma {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        extra = missing_extra(exc)
+        if extra is None:
+            raise
+        print(
+            f"erma {args.command}: needs the {extra!r} extra, which is not installed"
+            f" (no module {exc.name!r}): pip install 'erma[{extra}]'",
+            file=sys.stderr,
+        )
         return 2
     return code

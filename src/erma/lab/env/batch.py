@@ -18,13 +18,17 @@ from gymnasium.vector.utils import batch_space
 
 from erma.bots import Bot, make_bot
 from erma.bots.nn.features import NUM_ACTIONS, NUM_ORACLE, NUM_PLANES, NUM_SCALARS
-from erma.lab.env.spaces import action_space, observation_space
-from erma.lab.env.table import Illegal, Reward, Table, rules_of
+from erma.lab.env.spaces import Layout, action_space, flat_size, observation_space
+from erma.lab.env.table import Illegal, Reward, Table, flatten, rules_of
 from erma.rules import RuleSet
 
 
-class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
-    """``num_envs`` hands of ``rules``, the agent against ``opponent`` in each (its seat drawn per hand)."""
+class BatchEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
+    """``num_envs`` hands of ``rules``, the agent against ``opponent`` in each (its seat drawn per hand).
+
+    ``obs``: ``"dict"`` (the raw counts with the masks) or ``"flat"`` (a float32 row per hand, the masks
+    apart: :meth:`action_masks` and ``infos["action_mask"]``), as in :class:`erma.lab.env.spaces.Layout`.
+    """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium's attribute)
 
@@ -40,6 +44,7 @@ class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarra
         illegal: str = "default",
         keep_final: bool = False,
         overrides: dict[str, Any] | None = None,
+        obs: str = "dict",
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be ≥ 1, not {num_envs}")
@@ -48,7 +53,8 @@ class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarra
         self.oracle = oracle
         self.keep_final = keep_final
         self.opponent_name = opponent
-        self.single_observation_space = observation_space(oracle)
+        self.layout = Layout(obs)
+        self.single_observation_space = observation_space(oracle, self.layout)
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -66,6 +72,7 @@ class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarra
         }
         if oracle:
             self.obs["oracle"] = np.zeros((num_envs, NUM_ORACLE, 34), dtype=np.uint8)
+        self.flat = np.zeros((num_envs, flat_size(oracle)), dtype=np.float32)
 
     def _opponents(self, i: int) -> float:
         t = self.tables[i]
@@ -97,10 +104,20 @@ class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarra
             o["action_mask"][i],
             o["oracle"][i] if self.oracle else None,
         )
+        if self.layout is Layout.FLAT:
+            flatten({k: v[i] for k, v in o.items()}, self.rules, self.flat[i])
+
+    def _out(self) -> Any:
+        """The batch's observations in its layout (the arrays themselves, written in place each step)."""
+        return self.flat if self.layout is Layout.FLAT else self.obs
+
+    def action_masks(self) -> np.ndarray:
+        """Every hand's mask as booleans, a row per hand (num_envs × actions)."""
+        return self.obs["action_mask"].astype(bool)
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Deal every hand (``seed``: one int seeds the whole batch)."""
         if isinstance(seed, list):
             seed = seed[0]
@@ -110,17 +127,18 @@ class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarra
         for i in range(self.num_envs):
             self._new_hand(i)
             self._write(i)
-        return self.obs, {"seat": np.array(self.seats)}
+        infos: dict[str, Any] = {"seat": np.array(self.seats)}
+        if self.layout is Layout.FLAT:
+            infos["action_mask"] = self.action_masks()
+        return self._out(), infos
 
-    def step(
-        self, actions: np.ndarray
-    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One decision in every hand; a finished hand is dealt anew at once."""
         n = self.num_envs
         rewards = np.zeros(n, dtype=np.float64)
         terminated = np.zeros(n, dtype=bool)
         illegal = np.zeros(n, dtype=bool)
-        finals: list[dict[str, np.ndarray] | None] = [None] * n
+        finals: list[Any] = [None] * n
         rng = self._rng
         for i in range(n):
             t = self.tables[i]
@@ -133,10 +151,16 @@ class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarra
                 terminated[i] = True
                 if self.keep_final:
                     self._write(i)
-                    finals[i] = {k: v[i].copy() for k, v in self.obs.items()}
+                    finals[i] = (
+                        self.flat[i].copy()
+                        if self.layout is Layout.FLAT
+                        else {k: v[i].copy() for k, v in self.obs.items()}
+                    )
                 self._new_hand(i)
             self._write(i)
         infos: dict[str, Any] = {"illegal": illegal, "seat": np.array(self.seats)}
         if self.keep_final:
             infos["final_obs"] = finals
-        return self.obs, rewards, terminated, np.zeros(n, dtype=bool), infos
+        if self.layout is Layout.FLAT:
+            infos["action_mask"] = self.action_masks()
+        return self._out(), rewards, terminated, np.zeros(n, dtype=bool), infos

@@ -9,19 +9,22 @@ import gymnasium as gym
 import numpy as np
 
 from erma.bots import Bot, make_bot
-from erma.lab.env.spaces import action_space, observation_space
-from erma.lab.env.table import observation, open_table, render_view
+from erma.lab.env.spaces import Layout, action_space, observation_space
+from erma.lab.env.table import flatten, observation, open_table, render_view
 from erma.rules import RuleSet
 
 
-class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
+class SingleAgentEnv(gym.Env[Any, np.int64]):
     """One hand per episode, the agent at ``seat`` (None: drawn each hand) against ``opponent`` (a bot name).
+
+    ``obs``: ``"dict"`` (the raw counts with the mask, the default) or ``"flat"`` (one scaled float32 vector,
+    the mask apart: ``action_masks()`` and ``info["action_mask"]``); see :class:`erma.lab.env.spaces.Layout`.
 
     A hand that ends before the agent's first decision (a dealer's 天和 against it) is skipped: the episode
     starts with the next hand. The reward is the agent's (zero-sum points, or shaped: see Reward).
     """
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's attribute)
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (Gymnasium's attribute; fps: its checker asks)
 
     def __init__(
         self,
@@ -35,6 +38,7 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         illegal: str = "default",
         overrides: dict[str, Any] | None = None,
         render_mode: str | None = None,
+        obs: str = "dict",
     ) -> None:
         if seat not in (None, 0, 1):
             raise ValueError(f"seat must be 0, 1 or None (drawn each hand), not {seat!r}")
@@ -47,7 +51,8 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self.seat = 0
         self.oracle = oracle
         self.render_mode = render_mode
-        self.observation_space = observation_space(oracle)  # type: ignore[assignment]
+        self.layout = Layout(obs)
+        self.observation_space = observation_space(oracle, self.layout)
         self.action_space = action_space()
         self._rng = random.Random()
 
@@ -64,12 +69,21 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
                 got += t.state.result.deltas[self.seat]
         return got
 
-    def _obs(self) -> dict[str, np.ndarray]:
-        return observation(self._table, self.seat, self.oracle)
+    def _obs(self) -> Any:
+        obs = observation(self._table, self.seat, self.oracle)
+        if self.layout is Layout.FLAT:
+            return flatten(obs, self.rules)
+        return obs
+
+    def _info(self, **more: Any) -> dict[str, Any]:
+        info: dict[str, Any] = {"seat": self.seat, **more}
+        if self.layout is Layout.FLAT:
+            info["action_mask"] = self.action_masks()
+        return info
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
@@ -80,15 +94,15 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             self._play_opponent()
             if not self._table.over:
                 break
-        return self._obs(), {"seat": self.seat}
+        return self._obs(), self._info()
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         t = self._table
         if t.over:
             raise RuntimeError("the hand is over: call reset()")
         rewards, illegal = t.step(int(action), self._rng)
         reward = rewards[self.seat] + self._play_opponent()
-        info: dict[str, Any] = {"illegal": illegal, "seat": self.seat}
+        info = self._info(illegal=illegal)
         if t.over:
             result = t.state.result
             info["result"] = result.to_json() if result is not None else None
@@ -100,5 +114,9 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         return render_view(self._table.state, self.seat)
 
     def action_masks(self) -> np.ndarray:
-        """The current mask (sb3-contrib's MaskablePPO reads this method)."""
-        return self._table.mask.copy() if self._table.actor == self.seat else np.zeros_like(self._table.mask)
+        """The current mask as booleans (sb3-contrib's MaskablePPO reads this method, through Gymnasium's
+        wrappers too); all False once the hand is over."""
+        t = self._table
+        if t.over or t.actor != self.seat:
+            return np.zeros(t.mask.shape, dtype=bool)
+        return t.mask.astype(bool)

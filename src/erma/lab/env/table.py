@@ -19,6 +19,7 @@ from erma.bots.nn.features import (
     action_table,
     encode,
     encode_oracle,
+    net_input,
     resolve,
 )
 from erma.game import (
@@ -232,6 +233,18 @@ def observation(table: Table, seat: int, oracle: bool) -> dict[str, np.ndarray]:
     obs = empty_observation(oracle)
     table.observe(seat, obs["observation"], obs["scalars"], obs["action_mask"], obs.get("oracle"))
     return obs
+
+
+def flatten(obs: dict[str, np.ndarray], rules: RuleSet, out: np.ndarray | None = None) -> np.ndarray:
+    """The ``flat`` layout of one ``dict`` observation (erma.lab.env.spaces.Layout.FLAT), into ``out`` if
+    given: the nn bot's scaled features, then the oracle planes / 4 if present; never the mask."""
+    x = net_input(obs["observation"], obs["scalars"], rules.name)
+    if "oracle" in obs:
+        x = np.concatenate([x, obs["oracle"].reshape(-1).astype(np.float32) * 0.25])
+    if out is None:
+        return x
+    out[:] = x
+    return out
 
 
 def render_view(state: GameState, seat: int) -> str:
