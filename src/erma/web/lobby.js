@@ -8,6 +8,7 @@ import { net } from "./socket.js";
 import { unlock } from "./sound.js";
 import { render, roomOf, S } from "./state.js";
 import { tileRow } from "./tiles.js";
+import { tutorialOffer } from "./tutorial.js";
 import { btn, el, toast } from "./ui.js";
 
 export function renderLobby() {
@@ -156,6 +157,8 @@ export function renderLobby() {
     line.appendChild(btn(t("review"), "ghost small", () => openReview(g.id), "history-review"));
     hist.appendChild(line);
   }
+  const offer = tutorialOffer(); // 新手教程, offered once to a first-time guest
+  if (offer) root.appendChild(offer);
   root.appendChild(rooms);
   const side = el("div", "side");
   side.append(acct, hist);
