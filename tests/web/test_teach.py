@@ -57,7 +57,8 @@ def test_rules_pages_fit_the_phone_and_teach(browser: Any, web_server: Any, view
             labels = dict(shown)
             for key in preset_options(preset):  # every option the preset sets, worded
                 assert key in labels, (where, key)
-                assert labels[key] and labels[key] != key and "_" not in labels[key], (where, key, labels[key])
+                label = labels[key]
+                assert label and label != key and "_" not in label, (where, key, label)
             phases = p.page.eval_on_selector_all("[data-phase]", "els => els.map(e => e.dataset.phase)")
             assert set(PHASES[preset]) - {"settlement"} <= set(phases), (where, phases)
             assert "escape" in phases
@@ -129,7 +130,9 @@ TUTORIAL_RUNS = [
 def test_the_tutorial_plays_to_its_end(
     browser: Any, web_server: Any, preset: str, lang: str, viewport: str
 ) -> None:
-    p = Page(browser, web_server.url, *VIEWPORTS[viewport], lang=lang)
+    """Upright on a touch screen (tap a tile to raise it, again to discard), sideways with a mouse."""
+    w, h = VIEWPORTS[viewport]
+    p = Page(browser, web_server.url, w, h, touch=h > w, lang=lang)
     try:
         enter_as_guest(p)
         p.page.wait_for_selector("[data-testid=tutorial-offer]")  # a first-time guest is offered it
