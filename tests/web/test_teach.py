@@ -66,6 +66,9 @@ def test_rules_pages_fit_the_phone_and_teach(browser: Any, web_server: Any, view
             tiles = p.page.eval_on_selector_all(
                 "[data-testid=rules-fans] [data-fan]", "els => els.map(e => e.querySelectorAll('img').length)"
             )
+            widths = "els => els.map(t => t.getBoundingClientRect().width)"
+            tile = min(p.page.eval_on_selector_all(".tile.ex", widths))
+            assert tile >= 18, (where, tile)  # 20.6 px at 390, 18.8 at 360, 26 sideways
             if "wenzhou" not in preset:  # every fan has its example hand (14 tiles and more)
                 assert tiles and min(tiles) >= 14, (where, min(tiles))
             if viewport == "390x844" and preset == "cuopai789":
@@ -106,7 +109,7 @@ def play_tutorial(p: Page, preset: str, shot: str | None) -> list[str]:
             return steps
         if shot and step in ("cuo", "chow"):
             SHOTS.mkdir(exist_ok=True)
-            p.page.wait_for_timeout(1800)  # the callout of the move before fades
+            p.page.wait_for_function("() => !document.querySelector('#fx *')", timeout=8000)  # callouts gone
             p.page.screenshot(path=str(SHOTS / f"{shot}.png"))
             shot = None
         if step == "haidi":
