@@ -46,7 +46,8 @@ def test_the_page_shows_each_phase_on_a_played_hand(name: str) -> None:
         assert p["exchange"]["event"]["count"] > 0
         assert p["triplet"]["event"]["type"] == "triplet_accept"
         assert p["riichi"]["event"]["riichi"] is True
-        assert p["haidi"]["event"]["type"] == "haidi_pick"
+        assert p["haidi"]["event"]["type"] == "haidi_pick" and p["haidi"]["event"]["wins"]
+        assert any(f["id"] == "last_tile_draw" for f in p["haidi"]["result"]["fans"])  # 海底捞月
         assert any(f["id"] == "bonus_tiles" for f in p["bonus"]["result"]["fans"])
         assert p["escape"]["result"]["points"] == PRESETS[name].escape_points
         assert page["cap_example"]["total"] > 13 == page["cap_example"]["capped"]

@@ -81,10 +81,12 @@ def _bonus(p: Played) -> Example | None:
 
 
 def _haidi(p: Played) -> Example | None:
-    pick = _event("haidi_pick")(p)
-    if pick is None:
+    """A 海底捞月 pick that wins (with the win's fans)."""
+    pick = _event("haidi_pick", lambda e: bool(e.get("wins")))(p)
+    if pick is None or p.state.result is None:
         return None
-    pick["won"] = bool(pick["event"].get("wins"))
+    pick["won"] = True
+    pick["result"] = p.state.result.to_json()
     return pick
 
 

@@ -124,6 +124,7 @@ function phaseCard(id, ex, info) {
       box.appendChild(handEl(ex.hand));
       caption(box, rt("ph_haidi_c", { won: rt(ex.won ? "won_yes" : "won_no") }));
       box.appendChild(tilesEl(ex.event.tile, "ex glow"));
+      if (ex.result?.fans) box.appendChild(fanList(ex.result.fans));
       return box;
     case "xkong":
       box = card(id, rt("ph_xkong"), rt("ph_xkong_t"));
