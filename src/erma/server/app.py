@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -33,6 +34,7 @@ from erma.server.connection import KeepTransport
 from erma.server.headers import SecurityHeaders
 from erma.server.hub import Hub
 from erma.server.ratings_api import rating_routes
+from erma.server.tutorial import tutorial_rooms, tutorial_routes
 
 MAX_FRAME_BYTES = 65536
 """A websocket frame larger than this closes the socket (1009) before it is read; up to it, a message over
@@ -59,6 +61,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
     """The app; ``store`` (an opened erma.store.Store) may be given, else it is opened at start-up."""
     settings = settings or Settings()
     rooms = load_rooms(settings.rooms_file)  # validated before anything starts
+    rooms.update(tutorial_rooms())  # 新手教程's tables (hidden from the room list)
     trusted_proxies(settings.trusted_proxies)  # so is the list of proxies (ValueError names the entry)
     state: dict[str, Any] = {"ready": False}
     reviewer = Reviewer(settings.review_workers)
@@ -152,7 +155,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         return JSONResponse({"granted": granted, "balance": await st.balance(account.id)})
 
     async def rooms_list(request: Request) -> Response:
-        return JSONResponse({"rooms": [r.public() for r in rooms.values()]})
+        return JSONResponse({"rooms": [r.public() for r in rooms.values() if r.tier != "tutorial"]})
 
     async def games(request: Request) -> Response:
         account = await account_of(request)
@@ -229,8 +232,8 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         from erma.server.review import rules_page
 
         name = request.path_params["name"]
-        try:
-            return JSONResponse(rules_page(name))
+        try:  # the first call plays the page's example hands: off the event loop
+            return JSONResponse(await run_in_threadpool(rules_page, name))
         except KeyError:
             return _error(404, "not_found", f"no rule set {name!r}")
 
@@ -247,6 +250,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         Route("/api/games/{id}/replay", game_replay),
         *review_routes(state, own_game_at_seat, reviewer, settings.review_wait_s),
         Route("/api/rules/{name}", rules_info),
+        *tutorial_routes(),
         WebSocketRoute("/ws", ws_endpoint),
     ]
     web = Path(str(resources.files("erma").joinpath("web")))

@@ -349,6 +349,9 @@ class Hub:
             )
             return
         await self.backend.unqueue(aid)
+        if room.tier == "tutorial":  # 新手教程: its fixed wall against the greedy bot (server/tutorial.py)
+            await self._open_table(room, [aid], with_bot=True, bot="greedy")
+            return
         if msg.opponent == "bot":
             await self._open_table(
                 room, [aid], with_bot=True, bot=f"level{msg.level}" if msg.level is not None else None

@@ -12,13 +12,11 @@ from typing import Any
 
 from erma.errors import ErmaError, InvalidRecordError
 from erma.game import apply, events_for, new_hand
-from erma.game.engine import family_for
 from erma.game.record import upgrade
 from erma.game.view import view_for
 from erma.rules import find_ruleset
-from erma.rules.ruleset import PRESETS
-from erma.scoring.table import load_table
-from erma.tiles import parse_tile, tile_to_mpsz, to_mpsz
+from erma.teach.page import rules_page as teach_page
+from erma.tiles import parse_tile, to_mpsz
 
 
 def requested_seat(text: str | None, own: int) -> int | None:
@@ -74,28 +72,6 @@ def _concealed(state: Any, seat: int) -> str:
 
 
 def rules_page(name: str) -> dict[str, Any]:
-    """A preset's page: its tiles, the options players meet, and its fans (points from the fan table) or, for
-    温州, its multiplier reasons. KeyError for an unknown preset."""
-    rules = PRESETS[name]
-    page: dict[str, Any] = {
-        "name": name,
-        "family": rules.family,
-        "kinds": [tile_to_mpsz(t) for t in rules.kinds],
-        "copies": rules.copies,
-        "hand_size": rules.hand_size,
-        "min_fan": rules.min_fan,
-        "fan_cap": rules.fan_cap,
-        "turn_timeout_s": rules.turn_timeout_s,
-        "next_hand_timeout_s": rules.next_hand_timeout_s,
-    }
-    reasons = family_for(rules).multiplier_reasons(rules)
-    if reasons:  # a family that multiplies wins (温州) instead of adding fans
-        page["multipliers"] = reasons
-        return page
-    table = load_table(rules.fan_table)
-    page["fan_table"] = {"id": table.id, "name_zh": table.name_zh, "name_en": table.name_en, "cap": table.cap}
-    page["fans"] = [
-        {"id": r.id, "name_zh": r.name_zh, "name_en": r.name_en, "points": r.value, "limit": r.limit}
-        for r in table.rows
-    ]
-    return page
+    """A preset's page (erma.teach.page): its tiles, options, special phases shown on played hands, and its
+    fans with points and example hands (温州: its multiplier reasons). KeyError for an unknown preset."""
+    return teach_page(name)

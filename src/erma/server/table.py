@@ -39,6 +39,7 @@ from erma.server.rated import block_of
 from erma.server.seats import Disconnected, Inbox, Reconnected, SeatInfo, logged
 from erma.server.settlement import HandAtEnd, settle
 from erma.server.streams import HIDDEN_PHASES, SeatStreams
+from erma.server.tutorial import fixed_secret, tutorial_of
 
 log = logging.getLogger("erma.table")
 
@@ -57,7 +58,10 @@ class Table(SeatStreams):
         self.id = match_id
         self.room = room
         self.seats = seats
-        self.match = Match(room.rules, secret or secrets.token_hex(16))
+        self.match = Match(room.rules, secret or fixed_secret(room) or secrets.token_hex(16))
+        # a tutorial (新手教程) plays its searched hand: no entropy in the seed, its bot seeded by the preset
+        self.tutorial = tutorial_of(room)
+        self.seed_base = f"tutorial:{self.tutorial}" if self.tutorial else match_id
         self.state: GameState | None = None
         self.inbox = Inbox()
         self.salt = ""
@@ -261,7 +265,9 @@ class Table(SeatStreams):
         n = self.match.hand_no + 1
         out = []
         for s in self.seats:
-            if s.is_bot:
+            if self.tutorial:
+                out.append("")
+            elif s.is_bot:
                 out.append(bot_contribution(self.id, n))
             else:
                 out.append(s.entropy or "")
@@ -436,7 +442,7 @@ class Table(SeatStreams):
             legal = stand_in_actions(legal)
         bot = self.autoplayer if autoplay or s.bot is None else s.bot
         view = seat_view(self.state, seat) if bot.uses_view else None
-        seed = f"{self.id}:{self.match.hand_no}:{seat}:{len(self.state.actions)}"
+        seed = f"{self.seed_base}:{self.match.hand_no}:{seat}:{len(self.state.actions)}"
         return await self.host.thinker.choose(bot, seed, view, legal)
 
     def _flush_view(self, seat: int) -> None:

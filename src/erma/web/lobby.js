@@ -8,6 +8,7 @@ import { net } from "./socket.js";
 import { unlock } from "./sound.js";
 import { render, roomOf, S } from "./state.js";
 import { tileRow } from "./tiles.js";
+import { tutorialOffer } from "./tutorial.js";
 import { btn, el, toast } from "./ui.js";
 
 export function renderLobby() {
@@ -156,9 +157,12 @@ export function renderLobby() {
     line.appendChild(btn(t("review"), "ghost small", () => openReview(g.id), "history-review"));
     hist.appendChild(line);
   }
+  const offer = tutorialOffer(); // 新手教程, offered once to a first-time guest: above the rooms on a phone,
+  const wide = matchMedia("(min-width: 820px)").matches; // atop the side column on a wide screen
+  if (offer && !wide) root.appendChild(offer);
   root.appendChild(rooms);
   const side = el("div", "side");
-  side.append(acct, hist);
+  side.append(...(offer && wide ? [offer] : []), acct, hist);
   root.appendChild(side);
   return root;
 }
