@@ -70,8 +70,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = sub.add_parser(
         "serve",
         help="run the game server (web client, websocket protocol, REST API)",
-        description="Run the game server: the web client at http://HOST:PORT/, the websocket protocol at /ws "
-        "and the REST API under /api (docs/operations.md). `make run` passes the environment's HOST and PORT.",
+        description="Run the game server: the web client at http://HOST:PORT/, the websocket protocol at "
+        "/ws and the REST API under /api (docs/operations.md). `make run` passes the environment's HOST "
+        "and PORT.",
     )
     serve.add_argument(
         "--host",
@@ -85,7 +86,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="SQLAlchemy URL of the bean ledger, e.g. postgresql://USER@HOST/DB "
         "(default: SQLite at DATA/erma.db)",
     )
-    serve.add_argument("--data", default="data", help="data folder for the default SQLite database (default data)")
+    serve.add_argument(
+        "--data", default="data", help="data folder for the default SQLite database (default data)"
+    )
     serve.add_argument("--rooms", default=None, help="rooms file (TOML); default: the packaged rooms")
     serve.add_argument(
         "--redis",
