@@ -58,6 +58,8 @@ MEASURE = """() => {
           bottom: tiles.length ? Math.max(...tiles.map((r) => r.bottom)) : null, hit, covered, rows};
 }"""
 
+LOADED = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() =>
+  done([...document.querySelectorAll('#app img')].every((i) => i.complete && i.naturalWidth > 0)))))"""
 FIGURES: list[str] = []
 AUTOPLAY = "() => window.erma.send({type: 'autoplay', match: window.erma.state.match.id, on: true})"
 
@@ -74,7 +76,7 @@ def set_lang(p: Page, lang: str) -> None:
 
 def at(p: Page, size: tuple[int, int]) -> dict[str, Any]:
     p.page.set_viewport_size({"width": size[0], "height": size[1]})
-    p.page.wait_for_timeout(50)
+    p.page.wait_for_function(LOADED)  # (a re-render's new tiles have their height once loaded)
     got: dict[str, Any] = p.page.evaluate(MEASURE)
     return got
 
@@ -145,13 +147,8 @@ def test_the_phone_table_and_settlement(browser: Any, web_server: Any, preset: s
             check_settlement(p, preset, lang, "match-end", shot)
     finally:
         p.close()
+        print("\n" + "\n".join(line for line in FIGURES if f" {preset} " in line))  # (pytest -s: docs/web.md)
     assert p.errors == [], p.errors
-
-
-def test_print_the_figures() -> None:
-    """The viewport figures of this run (pytest -s shows them; docs/web.md quotes them)."""
-    for line in FIGURES:
-        print(line)
 
 
 # ------------------------------------------------------------------------------ the installed app

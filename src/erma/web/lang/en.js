@@ -232,7 +232,7 @@ export const en = {
   review_win: "win {p}%",
   review_deal_in: "deal-in {p}%",
   review_useful: "{n} useful tiles",
-  review_lost: "Cost about {v} points of the hand's expected score (likely between {lo} and {hi})",
+  review_lost: "Lost about {v} points of the hand's expected score (likely between {lo} and {hi})",
   review_lost_none: "The same choice as the AI",
   review_mistake: "Mistake",
   review_agree: "Agrees",
