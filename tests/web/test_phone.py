@@ -378,3 +378,12 @@ def test_the_words_a_player_meets(browser: Any, web_server: Any, lang: str) -> N
     finally:
         p.close()
     assert p.errors == [], p.errors
+
+
+def test_no_rule_id_shows_as_a_name(web_server: Any) -> None:
+    """A fan table's name as the rules page shows it never carries its id (the page read "(erqs)")."""
+    for preset in PRESETS:
+        info = httpx.get(f"{web_server.url}/api/rules/{preset}").json()
+        table = info.get("fan_table")
+        if table:
+            assert table["id"] not in table["name_en"] + table["name_zh"], table
