@@ -55,6 +55,8 @@ function buzz(view) {
   if (key === lastAsked) return;
   lastAsked = key;
   if (!settings.vibrate || typeof navigator.vibrate !== "function") return;
+  // before the page's first tap (a reload mid-hand) the browser refuses, and says so in the console: wait
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
   try {
     if (navigator.vibrate(view.phase === "turn" ? 30 : [40, 60, 40])) phone.vibrations += 1;
   } catch {
