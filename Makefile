@@ -26,10 +26,13 @@ $(BUILT): $(STAMP) $(CORE)
 
 install: $(BUILT)
 
-## The main job on its embedded defaults: the game server on http://127.0.0.1:8000 (SQLite in ./data).
+## The main job on its embedded defaults: the game server on http://127.0.0.1:8000 (SQLite in ./data);
+## the environment's HOST and PORT (or `make run HOST=0.0.0.0 PORT=8080`) choose another address.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: $(BUILT)
 	$(BIN)/erma --version
-	$(BIN)/erma serve
+	$(BIN)/erma serve --host '$(HOST)' --port '$(PORT)'
 
 ## Everything the tests need, then the tests.
 test: $(BUILT) lint typecheck pytest

@@ -67,18 +67,40 @@ def _cmd_ratings(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this group's commands to the ``erma`` parser."""
-    serve = sub.add_parser("serve", help="run the game server (web client, websocket protocol, REST API)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite in the data folder)")
-    serve.add_argument("--data", default="data", help="data folder for the default SQLite database")
+    serve = sub.add_parser(
+        "serve",
+        help="run the game server (web client, websocket protocol, REST API)",
+        description="Run the game server: the web client at http://HOST:PORT/, the websocket protocol at "
+        "/ws and the REST API under /api (docs/operations.md). `make run` passes the environment's HOST "
+        "and PORT.",
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for every interface)",
+    )
+    serve.add_argument("--port", type=int, default=8000, help="TCP port to listen on (default 8000)")
+    serve.add_argument(
+        "--db",
+        default=None,
+        help="SQLAlchemy URL of the bean ledger, e.g. postgresql://USER@HOST/DB "
+        "(default: SQLite at DATA/erma.db)",
+    )
+    serve.add_argument(
+        "--data", default="data", help="data folder for the default SQLite database (default data)"
+    )
     serve.add_argument("--rooms", default=None, help="rooms file (TOML); default: the packaged rooms")
     serve.add_argument(
         "--redis",
         default=None,
         help="redis://HOST:PORT/DB: several processes share matchmaking, matches and routing (operations.md)",
     )
-    serve.add_argument("--lease-ms", type=int, default=None, help="match ownership lease (default 3000)")
+    serve.add_argument(
+        "--lease-ms",
+        type=int,
+        default=None,
+        help="with --redis: how long a process owns a match without renewing it, in ms (default 3000)",
+    )
     serve.add_argument(
         "--setting",
         action="append",

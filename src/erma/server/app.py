@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -255,6 +255,18 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
     ]
     web = Path(str(resources.files("erma").joinpath("web")))
     if web.is_dir():
+        worker = web / "sw.js"
+
+        async def service_worker(request: Request) -> Response:
+            """The web client's service worker from the root scope, checked for an update at every load."""
+            return FileResponse(
+                worker,
+                media_type="text/javascript",
+                headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+            )
+
+        if worker.is_file():
+            routes.append(Route("/sw.js", service_worker))
         routes.append(Mount("/", StaticFiles(directory=str(web), html=True), name="web"))
     handlers: dict[Any, Any] = {ErmaError: _erma_error}
     app = Starlette(

@@ -47,7 +47,25 @@ class Room:
             "min_fan": self.rules.min_fan,
             "bot_level": self.bot_level,
             "rated_hands": self.rated_hands,
+            "escape": self.escape_cost(),
         }
+
+    def escape_cost(self) -> dict[str, Any]:
+        """What leaving mid-hand (逃跑) costs, in points (× ``bean_rate`` beans), as the dealer and as the
+        other seat, at streak 0 with no 买底 / 顶底 (the engine's family says); with the base it was
+        figured on and the stakes' options, by which a client scales it for a hand whose view has a base
+        and stakes (温州: escape.js)."""
+        from erma.game.engine import family_for
+
+        family = family_for(self.rules)
+        cost: dict[str, Any] = {
+            role: family.escape_points(self.rules, dealer=0, escaper=seat, streak=0, stakes=(False, False))
+            for role, seat in (("dealer", 0), ("other", 1))
+        }
+        cost["base"] = self.rules.base_by_streak[0]
+        cost["maidi"] = self.rules.maidi_enabled
+        cost["maidi_symmetric"] = self.rules.maidi_symmetric
+        return cost
 
 
 _ROOM_KEYS = {

@@ -18,6 +18,7 @@ import { render, S, setPainter } from "./state.js";
 import { myTiles, tickTimer } from "./table.js";
 import { bindTopBar } from "./topbar.js";
 import { app } from "./ui.js";
+import { phone, registerWorker, watchTable } from "./pwa.js";
 
 setPainter(paint);
 onServerMessage(onMessage);
@@ -45,6 +46,7 @@ async function start() {
     S.rooms = (await api.rooms()).rooms;
   } catch {
     S.rooms = [];
+    S.offline = true; // the lobby says it cannot reach the server (pwa.js)
   }
   if (token()) {
     await refreshMe();
@@ -55,3 +57,7 @@ async function start() {
 
 window.erma = { state: S, render, act, myTiles, settings, i18nKeys, openRules, send: (m) => net.send(m) };
 start();
+// the installed app: the service worker, the screen awake during a hand, the vibrations (pwa.js)
+window.erma.phone = phone;
+registerWorker();
+watchTable();

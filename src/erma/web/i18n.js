@@ -81,8 +81,8 @@ export function keys() {
 
 /** The server's bot names (erma.server.hub.BOT_NAMES) in the current language. */
 const BOT_NAMES = {
-  "机器人·随机": { zh: "机器人·随机", en: "Bot · random" },
-  "机器人·贪心": { zh: "机器人·贪心", en: "Bot · greedy" },
+  "机器人·随机": { zh: "机器人·随机", en: "Bot · random moves" },
+  "机器人·贪心": { zh: "机器人·贪心", en: "Bot · fast winner" },
   "机器人·新手 L1": { zh: "机器人·新手 L1", en: "Bot · novice L1" },
   "机器人·入门 L2": { zh: "机器人·入门 L2", en: "Bot · beginner L2" },
   "机器人·中级 L3": { zh: "机器人·中级 L3", en: "Bot · intermediate L3" },

@@ -4,6 +4,8 @@ import { signedIn } from "./account.js";
 import { api, setToken } from "./api.js";
 import { errorText, pick, playerName, t } from "./i18n.js";
 import { openReplay, openReview, openRules } from "./nav.js";
+import { offlineEl } from "./pwa.js";
+import { upgradeEl } from "./upgrade.js";
 import { net } from "./socket.js";
 import { unlock } from "./sound.js";
 import { render, roomOf, S } from "./state.js";
@@ -20,6 +22,7 @@ export function renderLobby() {
   hero.appendChild(el("h1", "", t("title")));
   hero.appendChild(el("p", "tagline", t("tagline")));
   root.appendChild(hero);
+  if (S.offline) root.appendChild(offlineEl()); // the server cannot be reached (pwa.js)
 
   if (!S.account) {
     const card = el("div", "card login");
@@ -163,6 +166,7 @@ export function renderLobby() {
   root.appendChild(rooms);
   const side = el("div", "side");
   side.append(...(offer && wide ? [offer] : []), acct, hist);
+  if (S.account.guest) side.insertBefore(upgradeEl(), hist); // keep the beans: sign up from here (upgrade.js)
   root.appendChild(side);
   return root;
 }

@@ -15,7 +15,8 @@ const STRINGS = {
     player: "玩家",
     rank: "段位",
     points: "积分",
-    rating: "评分（90% 区间）",
+    rating: "评分",
+    rating_value: "{mu}（多半在 {lo}–{hi}）",
     matches: "场数",
     you: "你的名次",
     unrated: "你在这个规则下还没有计分的一场",
@@ -53,7 +54,8 @@ const STRINGS = {
     player: "Player",
     rank: "Rank",
     points: "Points",
-    rating: "Rating (90% interval)",
+    rating: "Rating",
+    rating_value: "{mu} (likely {lo}–{hi})",
     matches: "Matches",
     you: "Your position",
     unrated: "You have no rated match in these rules yet",
@@ -108,9 +110,10 @@ const rankName = (rank) => (lang === "zh" ? rank.name_zh : rank.name_en);
 const pct = (x) => (x === null || x === undefined ? "—" : `${(100 * x).toFixed(1)}%`);
 const num = (x, d = 1) => (x === null || x === undefined ? "—" : Number(x).toFixed(d));
 
+/** A rating as a player reads it: the estimate and the range it very likely lies in, whole numbers. */
 function ratingText(r) {
   const [lo, hi] = r.interval;
-  return `${num(r.mu)} (${num(lo)} – ${num(hi)})`;
+  return t("rating_value", { mu: num(r.mu, 0), lo: num(lo, 0), hi: num(hi, 0) });
 }
 
 function pointsText(rank) {

@@ -79,6 +79,7 @@ export function describeEvent(e, me) {
     case "deal":
       return t("ev_deal");
     case "draw":
+      if (e.seat === me) return e.tile ? t("ev_draw_tile_me", { t: name(e.tile) }) : t("ev_draw_me"); // "You draw"
       return e.tile ? t("ev_draw_tile", { who, t: name(e.tile) }) : t("ev_draw", { who });
     case "discard":
       return t(e.riichi ? "ev_discard_riichi" : "ev_discard", { who, t: name(e.tile) });

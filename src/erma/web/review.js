@@ -117,6 +117,7 @@ export function barScale(values) {
 function barsEl(d, guess) {
   const list = el("div", "bars");
   list.dataset.testid = "review-bars";
+  list.appendChild(el("p", "bar-help muted", t("review_bars_help"))); // what the numbers and marks mean
   const scale = barScale(d.candidates.map((c) => c.value));
   // highest first (ties as the coach lists them)
   for (const c of [...d.candidates].sort((a, b) => b.value - a.value)) {
@@ -198,7 +199,12 @@ function decisionEl(d, R, ui) {
     box.appendChild(questionEl(d, R, ui));
     return box;
   }
-  if (d.mistake) head.appendChild(el("span", "tag bad", `${t("review_mistake")}${d.tag ? " · " + t(`tag_${d.tag}`) : ""}`));
+  if (d.mistake) {
+    const tag = el("span", "tag bad", `${t("review_mistake")}${d.tag ? " · " + t(`tag_${d.tag}`) : ""}`);
+    tag.title = t("review_badge_help");
+    head.appendChild(tag);
+    head.appendChild(el("span", "tag-help muted", t("review_badge_help"))); // said, not only on hover
+  }
   else if (d.played === d.best) head.appendChild(el("span", "tag good", t("review_agree")));
   box.appendChild(head);
   const guess = R.guess[R.idx];

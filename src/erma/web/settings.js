@@ -1,12 +1,14 @@
-// The player's settings (remembered in localStorage "erma.settings"): auto-win, no calls, tsumogiri, the
-// animations' speed; and their panel.
+// The player's settings (remembered in localStorage "erma.settings"): auto-win, no calls, tsumogiri, one-tap
+// discard, vibration, the animations' speed; and their panel.
 
 import { t } from "./i18n.js";
 import { render, S } from "./state.js";
 import { btn, el } from "./ui.js";
 
 const SETTINGS_KEY = "erma.settings";
-const DEFAULTS = { autowin: false, nocall: false, tsumogiri: false, speed: "normal" };
+/** Vibration (on your turn, on a claim offer: pwa.js) is on by default only where the browser has it. */
+export const CAN_VIBRATE = typeof navigator !== "undefined" && typeof navigator.vibrate === "function";
+const DEFAULTS = { autowin: false, nocall: false, tsumogiri: false, onetap: false, vibrate: CAN_VIBRATE, speed: "normal" };
 export const settings = { ...DEFAULTS, ...loadSettings() };
 
 function loadSettings() {
@@ -33,18 +35,22 @@ export function settingsEl() {
   box.dataset.testid = "settings";
   box.setAttribute("role", "dialog");
   box.appendChild(el("h2", "", t("settings")));
-  for (const key of ["autowin", "nocall", "tsumogiri"]) {
+  for (const key of ["autowin", "nocall", "tsumogiri", "onetap", "vibrate"]) {
     const label = el("label", "set-row");
     const input = el("input");
     input.type = "checkbox";
-    input.checked = Boolean(settings[key]);
+    input.checked = Boolean(settings[key]) && (key !== "vibrate" || CAN_VIBRATE);
+    if (key === "vibrate" && !CAN_VIBRATE) {
+      input.disabled = true;
+      label.title = t("set_vibrate_none");
+    }
     input.dataset.setting = key;
     input.addEventListener("change", () => {
       settings[key] = input.checked;
       saveSettings();
       render();
     });
-    label.append(input, el("span", "", t(`set_${key}`)));
+    label.append(input, el("span", "", t(`set_${key}`) + (key === "vibrate" && !CAN_VIBRATE ? ` (${t("set_vibrate_none")})` : "")));
     box.appendChild(label);
   }
   const speed = el("label", "set-row");

@@ -62,7 +62,9 @@ export function renderSettle() {
   head.appendChild(el("h2", "", title));
   const wenzhou = r.multiplier !== undefined;
   if (r.reason === "win") {
-    const how = { self: t("by_self"), discard: t("by_discard"), rob: t("by_rob"), haidi: t("by_haidi") }[r.how] || r.how;
+    // a win on a discard: 接炮 for the winner, 点炮 (dealt in) for the one who discarded it
+    const onDiscard = r.winner === me ? t("by_discard_won") : t("by_discard_lost");
+    const how = { self: t("by_self"), discard: onDiscard, rob: t("by_rob"), haidi: t("by_haidi") }[r.how] || r.how;
     head.appendChild(el("div", "how", `${nameOf(r.winner)} · ${how}`));
     if (wenzhou) {
       // 温州: the multiplier M (软 ×1, 硬 ×2, 双翻 ×4) is the headline of the win
@@ -147,9 +149,11 @@ export function renderSettle() {
       line.appendChild(handEl(h, S.view?.caishen));
       hands.appendChild(line);
     });
+    // the seed explained, not a bare hex string: a short code to quote (records.md: erma replay --verify)
+    const code = (msg.seed || "").slice(0, 8).replace(/(.{4})(?=.)/, "$1 ");
+    if (code) hands.appendChild(el("div", "seed muted", t("verify", { s: code })));
     root.appendChild(hands);
   }
-  root.appendChild(el("div", "seed muted", t("verify", { s: (msg.seed || "").slice(0, 16) + "…" })));
 
   const row = el("div", "row end-actions");
   if (!S.match?.over) row.appendChild(btn(t("next_hand"), "go", nextHand, "next-hand"));

@@ -1,6 +1,7 @@
 // The table screen's glue: table.js draws it from the view; here are its handlers, the 记牌器's data and
 // the tools beside 托管.
 
+import { leaveText } from "./escape.js";
 import { t } from "./i18n.js";
 import { act } from "./moves.js";
 import { settings } from "./settings.js";
@@ -72,6 +73,7 @@ export function renderTableScreen() {
     tracker: S.tracker ? trackerInfo() : null,
     tools: toolsEl,
     tsumogiri: settings.tsumogiri,
+    onetap: settings.onetap,
   });
   S.prev = null; // animate a change once
   return root;
@@ -81,7 +83,7 @@ export function renderTableScreen() {
 function toolsEl() {
   const box = el("span", "tools");
   box.appendChild(btn(t("leave"), "ghost small leave", () => {
-    if (S.view?.phase !== "end" && !confirm(t("leave_confirm"))) return;
+    if (S.view?.phase !== "end" && !confirm(leaveText(S.view, roomOf(S.view.room || S.match?.room)))) return;
     net.send({ type: "leave", match: S.match.id });
   }, "leave"));
   const tr = btn(t("tracker"), `small tool${S.tracker ? " on" : ""}`, () => {

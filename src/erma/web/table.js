@@ -3,6 +3,7 @@
 
 import { playerName, t, tileName, windName } from "./i18n.js";
 import { parseMelds, parseTiles, sortTiles, tileImg, tileRow } from "./tiles.js";
+import { dragUp } from "./touch.js";
 
 function el(tag, cls = "", text = "") {
   const e = document.createElement(tag);
@@ -275,7 +276,8 @@ export function renderTable(root, ui) {
 
   // tile clicks: discard, or select (exchange / triplet)
   const onTile = (tile, index, img) => {
-    if (TOUCH && phase === "turn" && mine && !img.classList.contains("picked") && (ui.riichi ? riichiable : discardable).has(tile)) {
+    if (img.dataset.dragged) return; // discarded by dragging it up (touch.js)
+    if (TOUCH && !ui.onetap && phase === "turn" && mine && !img.classList.contains("picked") && (ui.riichi ? riichiable : discardable).has(tile)) {
       // no hover on a touch screen: the first tap picks the tile and shows what discarding it leaves
       hand.querySelectorAll(".tile.picked").forEach((x) => x.classList.remove("picked"));
       img.classList.add("picked");
@@ -404,6 +406,12 @@ export function renderTable(root, ui) {
   hand.setAttribute("aria-label", t("my_hand"));
   // the hand fits the width: its tiles are as large as the width allows (17 in 温州)
   row.style.setProperty("--slots", String(display.length + (drawn ? 0.5 : 0)));
+  // an upright phone shows the hand in two rows (style.css): the first holds `perRow`, the tiles sized for it
+  const perRow = display.length <= 9 ? display.length : Math.ceil(display.length / 2);
+  row.style.setProperty("--rowslots", String(perRow + 0.5));
+  const meldTiles = parseMelds(view.melds?.[me] || []);
+  row.style.setProperty("--meld-n", String(meldTiles.reduce((n, m) => n + m.tiles.length, 0)));
+  row.style.setProperty("--meld-k", String(meldTiles.length));
   const drawnFresh = drawn && !(prev && prev.drawn === drawn && prev.phase === "turn" && prev.version < view.version && parseTiles(prev.hand).length === parseTiles(view.hand).length);
   display.forEach((tile, i) => {
     const isDrawn = drawn && i === display.length - 1;
@@ -443,6 +451,11 @@ export function renderTable(root, ui) {
         img.addEventListener("mouseleave", () => ui.setHover(null));
       }
     }
+    if (can && phase === "turn") {
+      const discard = () => ui.act(ui.riichi && riichiable.has(tile) ? `discard ${tile} riichi` : `discard ${tile}`);
+      dragUp(img, discard);
+    }
+    if (i === perRow && perRow < display.length) hand.appendChild(el("span", "rowbreak"));
     hand.appendChild(img);
   });
   row.appendChild(hand);
