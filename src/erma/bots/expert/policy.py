@@ -325,7 +325,7 @@ class ExpertBot:
     def cuo_win(self, view: BotView, est: Estimator, t: int) -> float | None:
         """搓牌 (standard family): the points of the self-drawn win that taking kind ``t`` completes (the
         tile is drawn, so the hand wins at once), None if it completes none or the win misses the minimum."""
-        if est.wz or not 0 <= t < 34 or shanten(view.key + INC[t], view.size + 1) != -1:
+        if est.wz or not 0 <= t < 34 or shanten(view.key + INC[t], view.size + 1, est.shapes) != -1:
             return None
         got = est.points(view.key, view.melds, t, True, view.riichi[view.seat])
         return None if got is None else float(got)
