@@ -230,7 +230,7 @@ def review_decision(
     if choice not in cands:
         cands.append(choice)
     waits: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
-    base = ReviewEstimator(view, waits=waits, settings=LEVEL5, depth=LEVEL5.depth)
+    base = ReviewEstimator(view, waits=waits)  # the first ranking, the tiles, useful tiles: FULL is enough
     danger = base.danger()
     floor = -base.cost
     if kind is DecisionKind.EXCHANGE:
