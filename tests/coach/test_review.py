@@ -62,8 +62,8 @@ def test_value_lost_is_best_minus_played(triplet_review: dict[str, Any]) -> None
         best = next(c for c in d["candidates"] if c["best"])
         played = next(c for c in d["candidates"] if c["played"])
         assert best["action"] == d["best"] and played["action"] == d["played"]
-        assert best["value"] >= max(c["value"] for c in d["candidates"]) - 0.02  # ties go to the played
-        assert d["value_lost"] == pytest.approx(best["value"] - played["value"], abs=2e-4)
+        # the best is level5's move (test_coach_level5.py), not always the highest estimate
+        assert d["value_lost"] == pytest.approx(max(0.0, best["value"] - played["value"]), abs=2e-4)
         if d["mistake"]:
             assert d["value_lost_ci95"][0] > 0 and d["best"] != d["played"]
 

@@ -170,6 +170,7 @@ def test_shanten_is_the_familys() -> None:
     from erma.game.families import family_for
     from erma.game.families import wenzhou_wins as wz
     from erma.lab.balance import _shanten
+    from erma.rules import shape_mask
 
     for preset in ("wenzhou2p", "cuopai789"):
         rules = find_ruleset(preset)
@@ -182,7 +183,7 @@ def test_shanten_is_the_familys() -> None:
                     me = state.seats[seat]
                     _, key, wilds = family_for(rules).played(state, seat)
                     if state.wild is None:
-                        want = shapes.overall(key, me.size)
+                        want = shapes.overall(key, me.size, 0, shape_mask(rules))  # the shapes it can win
                     else:
                         want = wz.shanten(key, me.size, wilds, not me.melds, rules)
                     assert _shanten(state, seat) == want

@@ -9,23 +9,26 @@ from erma.analysis.api import (
     regular_shanten,
     shanten,
     shanten_by_shape,
+    shape_mask,
     useful_by_shape,
     useful_tiles,
     waits,
 )
 from erma.analysis.decompose import Decomposition, decompositions
-from erma.analysis.shapes import EIGHT_PAIRS, SHAPES
+from erma.analysis.shapes import EIGHT_PAIRS, SHAPES, Shapes
 
 __all__ = [
     "EIGHT_PAIRS",
     "SHAPES",
     "Decomposition",
+    "Shapes",
     "decompositions",
     "eight_pairs_shanten",
     "is_win",
     "regular_shanten",
     "shanten",
     "shanten_by_shape",
+    "shape_mask",
     "useful_by_shape",
     "useful_tiles",
     "waits",

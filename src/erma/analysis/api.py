@@ -10,6 +10,13 @@ tiles, k = 0…5, jokers included). Keyword options: ``jokers`` wild tiles that 
 [27, 31]
 >>> shanten_by_shape("19m19p19s1234567z")["thirteen_orphans"]
 0
+
+``shapes`` keeps only the shapes a rule set can win (:class:`~erma.analysis.shapes.Shapes`;
+``erma.rules.winnable_shapes`` derives it from a rule set and its fan table):
+
+>>> from erma.analysis import Shapes
+>>> shanten("345679m1234567z"), shanten("345679m1234567z", shapes=Shapes.REGULAR | Shapes.SEVEN_PAIRS)
+(3, 5)
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ from erma.errors import InvalidHandError
 from erma.tiles import NUM_KINDS, Tile, parse, to_mpsz
 
 TileInput = str | Iterable[int]
+ShapesInput = _s.Shapes | Iterable[str] | None
+"""Which winning shapes count: a :class:`~erma.analysis.shapes.Shapes` set, shape names, or None (the five
+MCR shapes; 八对 where the tile count allows it). The regular shape always counts."""
 
 
 _ADD3 = sum(3 << (4 * t) for t in range(NUM_KINDS))
@@ -94,9 +104,26 @@ def count_of(key: int, tile: Tile) -> int:
     return (key >> (4 * tile)) & 15
 
 
-def is_win(
-    tiles: TileInput, *, jokers: int = 0, copies: int = 4, shapes: Iterable[str] | None = None
-) -> bool:
+def shape_mask(shapes: ShapesInput) -> int:
+    """The ``int`` flag set of a ``shapes`` argument (None: :data:`~erma.analysis.shapes.ALL` and 八对);
+    the regular shape is always in it. An unknown shape name is an InvalidHandError."""
+    if shapes is None:
+        return _s.ALL | _s.Shapes.EIGHT_PAIRS.value
+    if isinstance(shapes, _s.Shapes):
+        return shapes.value | 1
+    mask = 1
+    for name in _checked_shapes(shapes):
+        mask |= _s.SHAPE_FLAGS[name].value
+    return mask
+
+
+def _names(n: int, shapes: ShapesInput) -> list[str]:
+    """The shapes n tiles can take, of those ``shapes`` allows (names, in :data:`SHAPES` order)."""
+    mask = shape_mask(shapes)
+    return [name for name in _s.shapes_for(n) if _s.SHAPE_FLAGS[name].value & mask]
+
+
+def is_win(tiles: TileInput, *, jokers: int = 0, copies: int = 4, shapes: ShapesInput = None) -> bool:
     """和牌: do the tiles (3k+2) form a complete hand of one of the shapes (all MCR shapes by default)?
 
     >>> is_win("11223344556677z")
@@ -107,18 +134,20 @@ def is_win(
         return False
     if shapes is None:
         return _s.overall(key, n, jokers) == -1
-    allowed = _s.shapes_for(n)
-    return any(
-        _s.SHAPE_FUNCS[name](key, n, jokers) == -1 for name in _checked_shapes(shapes) if name in allowed
-    )
+    return any(_s.SHAPE_FUNCS[name](key, n, jokers) == -1 for name in _names(n, shapes))
 
 
-def shanten(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> int:
-    """向听数: the least over the shapes the tile count allows; −1 complete, 0 ready.
+def shanten(tiles: TileInput, *, jokers: int = 0, copies: int = 4, shapes: ShapesInput = None) -> int:
+    """向听数: the least over the shapes the tile count allows (of ``shapes``); −1 complete, 0 ready.
 
     >>> shanten("1122334455667z")
     0
+    >>> shanten("1122334455667z", shapes=["regular"])
+    3
     """
+    if shapes is not None:
+        key, n = prepare(tiles, jokers, copies)
+        return min(_s.SHAPE_FUNCS[name](key, n, jokers) for name in _names(n, shapes))
     if type(tiles) is list and not jokers and copies == 4 and 0 < len(tiles) < 16 and len(tiles) % 3:
         # the hot path of prepare(), inlined: a plain list of kinds, no jokers, 4 copies
         try:
@@ -140,13 +169,15 @@ def regular_shanten(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> in
     return _s.regular(key, n, jokers)
 
 
-def shanten_by_shape(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> dict[str, int]:
+def shanten_by_shape(
+    tiles: TileInput, *, jokers: int = 0, copies: int = 4, shapes: ShapesInput = None
+) -> dict[str, int]:
     """Shanten of each shape the tile count allows: keys ``regular``, ``seven_pairs``,
     ``thirteen_orphans``, ``knitted_straight``, ``honors_and_knitted`` (only ``regular`` for counts
     that rule the others out; ``knitted_straight`` also for 10–11 tiles; ``regular`` and
-    ``eight_pairs`` 八对 for 16–17 tiles)."""
+    ``eight_pairs`` 八对 for 16–17 tiles), of those ``shapes`` allows."""
     key, n = prepare(tiles, jokers, copies)
-    return {name: _s.SHAPE_FUNCS[name](key, n, jokers) for name in _s.shapes_for(n)}
+    return {name: _s.SHAPE_FUNCS[name](key, n, jokers) for name in _names(n, shapes)}
 
 
 def eight_pairs_shanten(
@@ -200,9 +231,9 @@ def _regular_useful(key: int, sets: int, jokers: int, copies: int, floor: int, o
 
 
 def useful_by_shape(
-    tiles: TileInput, *, jokers: int = 0, copies: int = 4
+    tiles: TileInput, *, jokers: int = 0, copies: int = 4, shapes: ShapesInput = None
 ) -> dict[str, tuple[int, list[Tile]]]:
-    """For each shape: (shanten, kinds that lower it). Defined for 3k+1 tiles.
+    """For each shape (of those ``shapes`` allows): (shanten, kinds that lower it). Defined for 3k+1 tiles.
 
     The kinds are those of the reference calculator: for the regular shape, a kind already held
     ``copies`` times counts only once the hand is ready (so a ready hand lists every completing kind);
@@ -214,7 +245,7 @@ def useful_by_shape(
             f"hand {tiles!r}: useful tiles are defined for 3k+1 tiles, not {n}; discard first"
         )
     result: dict[str, tuple[int, list[Tile]]] = {}
-    for name in _s.shapes_for(n):
+    for name in _names(n, shapes):
         result[name] = _useful_one(name, key, n, jokers, copies)
     return result
 
@@ -252,13 +283,15 @@ def _useful_one(name: str, key: int, n: int, jokers: int, copies: int) -> tuple[
     return cur, sorted(out)
 
 
-def useful_tiles(tiles: TileInput, *, jokers: int = 0, copies: int = 4) -> list[Tile]:
-    """有效牌: the kinds that lower the shanten, united over the shapes that reach the minimum.
+def useful_tiles(
+    tiles: TileInput, *, jokers: int = 0, copies: int = 4, shapes: ShapesInput = None
+) -> list[Tile]:
+    """有效牌: the kinds that lower the shanten, united over the shapes (of ``shapes``) at the minimum.
 
     >>> useful_tiles("1245m")  # 12m 45m: any of 1–6m makes a set or a pair
     [0, 1, 2, 3, 4, 5]
     """
-    by = useful_by_shape(tiles, jokers=jokers, copies=copies)
+    by = useful_by_shape(tiles, jokers=jokers, copies=copies, shapes=shapes)
     best = min(v for v, _ in by.values())
     out: set[Tile] = set()
     for v, kinds in by.values():
@@ -273,7 +306,7 @@ def waits(
     jokers: int = 0,
     copies: int = 4,
     exposed: TileInput = (),
-    shapes: Iterable[str] | None = None,
+    shapes: ShapesInput = None,
 ) -> list[Tile]:
     """听牌: the kinds that complete the hand (3k+1 tiles), leaving out a kind whose every copy the
     player already holds in ``tiles`` and ``exposed`` (the tiles of their own declared sets).
@@ -294,8 +327,7 @@ def waits(
     for t in parse(exposed):
         if 0 <= t < NUM_KINDS:
             held[t] += 1
-    names = _checked_shapes(shapes) if shapes is not None else list(_s.SHAPES)
-    allowed = [name for name in _s.shapes_for(n + 1) if name in names]
+    allowed = [name for name in _names(n + 1, shapes) if shapes is not None or name in _s.SHAPES]
     out = []
     for t in range(NUM_KINDS):
         if held[t] >= copies:

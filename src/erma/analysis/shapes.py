@@ -8,6 +8,7 @@ joker lowers a shape's shanten by one until the floor (0 for 3k+1 tiles, −1 fo
 
 from __future__ import annotations
 
+import enum
 from typing import Final
 
 from erma.analysis.tables import COMBO, SUIT_MASK, VALUES, combine, honor_pid, regular_value, suit_pid
@@ -21,6 +22,40 @@ SHAPES: Final = (REGULAR, SEVEN_PAIRS, THIRTEEN_ORPHANS, KNITTED_STRAIGHT, HONOR
 """The MCR shape names, in the order results list them (what ``overall`` and the defaults use)."""
 EIGHT_PAIRS: Final = "eight_pairs"
 """八对 (温州): eight pairs and one odd tile, 16–17 tiles; not among the MCR ``SHAPES``."""
+
+
+class Shapes(enum.IntFlag):
+    """The winning shapes (和牌型) a rule set and its fan table can win, as flags. The shape functions
+    take the plain ``int`` of a set (``allowed``); the regular shape is always counted."""
+
+    REGULAR = 1
+    SEVEN_PAIRS = 2
+    THIRTEEN_ORPHANS = 4
+    KNITTED_STRAIGHT = 8
+    HONORS_AND_KNITTED = 16
+    EIGHT_PAIRS = 32
+    MCR = 31
+    """The five MCR shapes (what the plain API counts by default)."""
+
+
+ALL: Final = 31
+"""The five MCR shapes as the plain ``int`` the shape functions take (``Shapes.MCR``)."""
+_SEVEN: Final = 2
+_ORPHANS: Final = 4
+_KNITTED: Final = 8
+_HONORS_KNITTED: Final = 16
+_SPECIAL: Final = 30
+"""The shapes besides the regular one that :func:`overall` searches."""
+
+SHAPE_FLAGS: Final = {
+    REGULAR: Shapes.REGULAR,
+    SEVEN_PAIRS: Shapes.SEVEN_PAIRS,
+    THIRTEEN_ORPHANS: Shapes.THIRTEEN_ORPHANS,
+    KNITTED_STRAIGHT: Shapes.KNITTED_STRAIGHT,
+    HONORS_AND_KNITTED: Shapes.HONORS_AND_KNITTED,
+    EIGHT_PAIRS: Shapes.EIGHT_PAIRS,
+}
+"""Each shape name's flag."""
 
 KNIT_PERMS: Final = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 """The six knitted sequences: for 万, 筒, 条, which of 147 (0), 258 (1), 369 (2) each takes."""
@@ -307,8 +342,9 @@ def _knit_best(code: int) -> tuple[int, tuple[tuple[int, tuple[int, int, int]], 
 _KNIT_BEST: dict[int, tuple[int, tuple[tuple[int, tuple[int, int, int]], ...]]] = {}
 
 
-def overall(key: int, n: int, jokers: int = 0) -> int:
-    """The least shanten over the shapes n tiles can take (the hot path: one lookup per group)."""
+def overall(key: int, n: int, jokers: int = 0, allowed: int = ALL) -> int:
+    """The least shanten over the shapes n tiles can take, of those in ``allowed`` (a :class:`Shapes` as
+    an ``int``; the regular shape always; the hot path: one lookup per group)."""
     k = key & SUIT_MASK
     m = _SUIT_INFO.get(k) or suit_info(k)
     k = (key >> 36) & SUIT_MASK
@@ -326,9 +362,9 @@ def overall(key: int, n: int, jokers: int = 0) -> int:
     best = VALUES[pid][(n - 1) // 3] - jokers
     if best <= f:
         return f
-    if n < 10 or n in (12, 15, 16, 17):
+    if n < 10 or n in (12, 15, 16, 17) or not allowed & _SPECIAL:
         return best
-    return _special(m, p, s, h, n, jokers, best, f)
+    return _special(m, p, s, h, n, jokers, best, f, allowed)
 
 
 def _rests(m: SuitInfo, p: SuitInfo, s: SuitInfo, h: HonorInfo) -> tuple[int, int, int, int]:
@@ -346,26 +382,29 @@ def _rests(m: SuitInfo, p: SuitInfo, s: SuitInfo, h: HonorInfo) -> tuple[int, in
 
 
 def _special_floor(
-    m: SuitInfo, p: SuitInfo, s: SuitInfo, h: HonorInfo, n: int, jokers: int, added: int
+    m: SuitInfo, p: SuitInfo, s: SuitInfo, h: HonorInfo, n: int, jokers: int, added: int, allowed: int = ALL
 ) -> int:
     """A floor under every special shape's shanten (:func:`_special`) of ``n`` tiles made from these groups
     with ``added`` tiles more (a draw: 1) or a discard (0): each formula of :func:`_special` with ``added``
     more pairs, orphan kinds and knitted tiles, which is the most a tile can bring (a discard brings none)."""
     k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
     knit = (_KNIT_BEST.get(k) or _knit_best(k))[0] + added
-    low = 8 - knit - jokers  # the knitted straight: its missing tiles, less one for a complete rest
+    # the knitted straight: its missing tiles, less one for a complete rest
+    low = 8 - knit - jokers if allowed & _KNITTED else 99
     if n >= 13:
         spec = m.spec + p.spec + s.spec + h.spec
-        low = min(
-            low,
-            6 - min((spec & 63) + added + jokers, 7),  # seven pairs
-            12 - ((spec >> 12) & 63) - added - jokers,  # thirteen orphans (less one for an orphan pair)
-            13 - h.kinds - knit - jokers,  # 全不靠
-        )
+        if allowed & _SEVEN:
+            low = min(low, 6 - min((spec & 63) + added + jokers, 7))
+        if allowed & _ORPHANS:  # less one for an orphan pair
+            low = min(low, 12 - ((spec >> 12) & 63) - added - jokers)
+        if allowed & _HONORS_KNITTED:  # 全不靠
+            low = min(low, 13 - h.kinds - knit - jokers)
     return low
 
 
-def draws_below(key: int, n: int, kinds: tuple[int, ...], below: int, jokers: int = 0) -> tuple[int, ...]:
+def draws_below(
+    key: int, n: int, kinds: tuple[int, ...], below: int, jokers: int = 0, allowed: int = ALL
+) -> tuple[int, ...]:
     """The kinds ``t`` among ``kinds`` with ``overall(key + INC[t], n + 1, jokers) < below``: the draws that
     complete a 3k+1 hand (``below=0``) or bring it closer (``below=`` its shanten), what the bots ask of every
     hand they weigh. The changed group is combined once with the other three (:func:`_rests`); the special
@@ -376,9 +415,9 @@ def draws_below(key: int, n: int, kinds: tuple[int, ...], below: int, jokers: in
     n1 = n + 1
     f = -1 if n1 % 3 == 2 else 0
     sets = (n1 - 1) // 3
-    special = not (n1 < 10 or n1 in (12, 15, 16, 17))
+    special = not (n1 < 10 or n1 in (12, 15, 16, 17)) and allowed & _SPECIAL != 0
     if special:  # when no special shape could go below ``below`` after any draw, none is searched
-        special = _special_floor(m, p, s, h, n1, jokers, 1) < below
+        special = _special_floor(m, p, s, h, n1, jokers, 1, allowed) < below
     out = []
     for t in kinds:
         mm, pp, ss, hh = m, p, s, h
@@ -403,13 +442,13 @@ def draws_below(key: int, n: int, kinds: tuple[int, ...], below: int, jokers: in
             v = f
         elif v >= below and special:
             # overall's special shapes, searched from ``below``: what they find below it is exact
-            v = _special(mm, pp, ss, hh, n1, jokers, below, f)
+            v = _special(mm, pp, ss, hh, n1, jokers, below, f, allowed)
         if v < below:
             out.append(t)
     return tuple(out)
 
 
-def discard_values(key: int, n: int, jokers: int = 0) -> tuple[tuple[int, int], ...]:
+def discard_values(key: int, n: int, jokers: int = 0, allowed: int = ALL) -> tuple[tuple[int, int], ...]:
     """``(t, overall(key - INC[t], n - 1, jokers))`` for each kind ``t`` held, in kind order: the shanten
     after each discard of a hand of ``n`` tiles, the changed group combined once with the other three
     (:func:`_rests`), and the special shapes searched only where :func:`_special_floor` lets them go below
@@ -419,7 +458,10 @@ def discard_values(key: int, n: int, jokers: int = 0) -> tuple[tuple[int, int], 
     n0 = n - 1
     f = -1 if n0 % 3 == 2 else 0
     sets = (n0 - 1) // 3
-    low = 99 if n0 < 10 or n0 in (12, 15, 16, 17) else _special_floor(m, p, s, h, n0, jokers, 0)
+    if n0 < 10 or n0 in (12, 15, 16, 17) or not allowed & _SPECIAL:
+        low = 99
+    else:
+        low = _special_floor(m, p, s, h, n0, jokers, 0, allowed)
     out = []
     t = -1
     k = key
@@ -450,16 +492,25 @@ def discard_values(key: int, n: int, jokers: int = 0) -> tuple[tuple[int, int], 
         if v <= f:
             v = f
         elif low < v:
-            v = _special(mm, pp, ss, hh, n0, jokers, v, f)
+            v = _special(mm, pp, ss, hh, n0, jokers, v, f, allowed)
         out.append((t, v))
     return tuple(out)
 
 
 def _special(
-    m: SuitInfo, p: SuitInfo, s: SuitInfo, h: HonorInfo, n: int, jokers: int, best: int, f: int
+    m: SuitInfo,
+    p: SuitInfo,
+    s: SuitInfo,
+    h: HonorInfo,
+    n: int,
+    jokers: int,
+    best: int,
+    f: int,
+    allowed: int = ALL,
 ) -> int:
-    """:func:`overall` past the regular shape: seven pairs, thirteen orphans and the knitted shapes, for
-    hands of 10, 11, 13 or 14 tiles whose regular shanten ``best`` is above the floor ``f``."""
+    """:func:`overall` past the regular shape: seven pairs, thirteen orphans and the knitted shapes (those
+    in ``allowed``), for hands of 10, 11, 13 or 14 tiles whose regular shanten ``best`` is above the floor
+    ``f``."""
     k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
     knit, perms = _KNIT_BEST.get(k) or _knit_best(k)
     if n >= 13:
@@ -469,18 +520,21 @@ def _special(
             odd = (spec >> 6) & 63
             used = min(jokers, odd)
             pairs += used + (jokers - used) // 2
-        v = 6 - min(pairs, 7)
-        if v < best:
-            best = v
-        v = (12 if spec >> 18 else 13) - ((spec >> 12) & 63) - jokers
-        if v < best:
-            best = v
-        v = 13 - h.kinds - knit - jokers
-        if v < best:
-            best = v
+        if allowed & _SEVEN:
+            v = 6 - min(pairs, 7)
+            if v < best:
+                best = v
+        if allowed & _ORPHANS:
+            v = (12 if spec >> 18 else 13) - ((spec >> 12) & 63) - jokers
+            if v < best:
+                best = v
+        if allowed & _HONORS_KNITTED:
+            v = 13 - h.kinds - knit - jokers
+            if v < best:
+                best = v
         if best <= f:
             return f
-    if 8 - knit - jokers >= best:
+    if not allowed & _KNITTED or 8 - knit - jokers >= best:
         return best
     rest_sets = (n - 1) // 3 - 3
     hp = h.pid

@@ -33,8 +33,8 @@ from erma.game.state import Phase
 from erma.hand import MeldKind
 
 
-def _shanten(key: int, n: int) -> int:
-    return shapes.overall(key, n)
+def _shanten(view: BotView, key: int, n: int) -> int:
+    return shapes.overall(key, n, 0, view.shapes)
 
 
 def wz_shanten(key: int, n: int, jokers: int, concealed: bool, four_as_two: bool) -> int:
@@ -49,7 +49,7 @@ def wz_shanten(key: int, n: int, jokers: int, concealed: bool, four_as_two: bool
 def _sh(view: BotView, key: int, n: int, jokers: int | None = None, melded: bool = False) -> int:
     """Shanten as the rule family reads it (温州: jokers and 八对; ``melded``: after a new set)."""
     if view.caishen is None:
-        return shapes.overall(key, n)
+        return shapes.overall(key, n, 0, view.shapes)
     j = view.jokers if jokers is None else jokers
     return wz_shanten(key, n, j, not view.melds and not melded, view.four_as_two)
 
@@ -66,9 +66,10 @@ def _ukeire(view: BotView, key: int, n: int, s: int) -> int:
     if view.caishen is not None:
         return _wz_ukeire(view, key, n, s)
     total = 0
+    allowed = view.shapes
     for t in view.kinds:
         left = view.unseen(t)
-        if left and shapes.overall(key + INC[t], n + 1) < s:
+        if left and shapes.overall(key + INC[t], n + 1, 0, allowed) < s:
             total += left
     return total
 
@@ -394,7 +395,7 @@ class GreedyBot:
         kind = view.offer
         if kind is None:
             return PASS
-        now = _shanten(view.key, view.size)
+        now = _shanten(view, view.key, view.size)
         # give the three tiles that matter least (never the offered kind)
         order = sorted(
             (t for t in view.kinds for _ in range(view.counts[t]) if t != kind),
@@ -406,7 +407,7 @@ class GreedyBot:
             return PASS
         k = view.key + INC[kind] * 3 - sum(INC[t] for t in give)
         accept = Action(Kind.ACCEPT, tiles=give)
-        if accept in legal and _shanten(k, view.size) < now:
+        if accept in legal and _shanten(view, k, view.size) < now:
             return accept
         return PASS
 
@@ -415,7 +416,7 @@ class GreedyBot:
         for a in legal:
             if a.kind is not Kind.CUO:
                 continue
-            s = _shanten(view.key + INC[a.tile], view.size + 1)
+            s = _shanten(view, view.key + INC[a.tile], view.size + 1)
             rank = (-s, self.rng.random())
             if best is None or rank > best[:2]:
                 best = (*rank, a)

@@ -39,6 +39,12 @@ was validated and calibrated with (docs/review.md): one draw ahead and the ron s
 two-draw lookahead (2026-12-02), which would cost the review several times its time."""
 
 
+LEVEL5 = Settings(base=False)
+"""level5's estimate (two draws ahead, the draws that widen, the whole chance on a declared opponent's
+discards): what the review values the candidates by, so that a mistake loses value by the estimate the bot
+decides by (the ``win`` chances keep :data:`FULL`, as they were calibrated)."""
+
+
 class ReviewEstimator(Estimator):
     """The expert's estimator, optionally with the unseen counts of one sample (the tiles left to draw
     once the sampled opponent hand is taken out), the view's danger (the opponent's waits are read from
@@ -54,8 +60,9 @@ class ReviewEstimator(Estimator):
         seed: int | str = 0,
         waits: dict[tuple[object, ...], tuple[float, float, float, float]] | None = None,
         depth: int = FULL.depth,
+        settings: Settings = FULL,
     ) -> None:
-        settings = dataclasses.replace(FULL, depth=depth)
+        settings = dataclasses.replace(settings, depth=depth)
         if chance:  # a win counts 1 however far the hand is from ready
             settings = dataclasses.replace(settings, typical_value=1.0)
         if chance and view.caishen is not None:
@@ -109,6 +116,13 @@ class ReviewEstimator(Estimator):
 
 EXPERT = ExpertBot(0, settings=FULL)
 """The expert's decision formulas (it holds no state between calls but its tie-break generator)."""
+EXPERT5 = ExpertBot(0, settings=LEVEL5)
+"""The same with level5's estimate (:data:`LEVEL5`)."""
+
+
+def _expert(est: Estimator) -> ExpertBot:
+    """The decision formulas of the estimator's settings (level5's draws that widen, or not)."""
+    return EXPERT5 if est.s.widen else EXPERT
 
 
 def hand_value(est: ReviewEstimator, key: int, n: int, jokers: int, turns: int) -> float:
@@ -204,7 +218,7 @@ def _after_cuo(view: BotView, est: ReviewEstimator, t: int) -> float:
     table = est.cuo
     if table is not None:
         return table[t]
-    won = EXPERT.cuo_win(view, est, t)
+    won = _expert(est).cuo_win(view, est, t)
     if won is not None:
         return won
     p = view.play(t)
@@ -336,9 +350,9 @@ def value(
             arr, _ = est.race(view.key - INC[p], view.size - 1, view.jokers, view.melds, turns, a.riichi)
             d = est.danger()[a.tile]
             return (1 - d) * arr[turns], a.tile
-        return EXPERT._discard_values(view, est, [a])[0][0], a.tile
+        return _expert(est)._discard_values(view, est, [a])[0][0], a.tile
     if k in (Kind.CONCEALED_KONG, Kind.ADDED_KONG, Kind.EXTEND_KONG):
-        return EXPERT._kong_value(view, est, a, discard_turns(view)), None
+        return _expert(est)._kong_value(view, est, a, discard_turns(view)), None
     if k in (Kind.PUNG, Kind.CHOW, Kind.KONG):
         return _claim(view, est, a)
     if k in (Kind.MAIDI, Kind.DINGDI) or ph in (Phase.MAIDI, Phase.DINGDI):

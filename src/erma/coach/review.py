@@ -18,10 +18,18 @@ from typing import Any
 
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
+from erma.bots.expert import ExpertBot
 from erma.bots.greedy import _isolation
 from erma.bots.priors import mean_win_points
 from erma.coach.calibration import calibrated, features
-from erma.coach.estimate import FULL, ReviewEstimator, cuo_table, exchange_extra, useful_after, value
+from erma.coach.estimate import (
+    LEVEL5,
+    ReviewEstimator,
+    cuo_table,
+    exchange_extra,
+    useful_after,
+    value,
+)
 from erma.coach.kinds import DecisionKind, Tag, decision_kind
 from erma.errors import ErmaError, InvalidRecordError, ReviewError
 from erma.game.actions import Action, Kind
@@ -204,14 +212,25 @@ def win_chance(view: BotView, legal: Sequence[Action], action: Action, *, seed: 
     return _chances(view, kind, [action], ReviewEstimator(view).danger(), drawn)[0]
 
 
+def level5_choice(view: BotView, legal: Sequence[Action], seed: str) -> Action:
+    """The move ``level5`` plays here (its ties broken by a generator seeded with ``seed``): the review's
+    best move, so that the coach and the strongest bot are one judgement."""
+    return ExpertBot(seed, name="level5").choose(view, list(legal))
+
+
 def review_decision(
     view: BotView, legal: Sequence[Action], played: Action, *, seed: str, samples: int, step: int
 ) -> dict[str, Any]:
-    """The review of one decision (the ``decisions`` item of :func:`review_record`)."""
+    """The review of one decision (the ``decisions`` item of :func:`review_record`): ``best`` is the move
+    level5 plays (:func:`level5_choice`); the value lost is the estimate's (level5's, :data:`LEVEL5`) of
+    that move less the played one's, over the samples."""
     kind = decision_kind(view.phase, legal)
+    choice = level5_choice(view, legal, f"{seed}:{step}")
     cands = candidates(view, legal, played)
+    if choice not in cands:
+        cands.append(choice)
     waits: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
-    base = ReviewEstimator(view, waits=waits)
+    base = ReviewEstimator(view, waits=waits)  # the first ranking, the tiles, useful tiles: FULL is enough
     danger = base.danger()
     floor = -base.cost
     if kind is DecisionKind.EXCHANGE:
@@ -219,8 +238,10 @@ def review_decision(
     drawn = hidden_samples(view, samples, f"{seed}:{step}")
     ests = []
     for counts, _ in drawn:
-        depth = EXCHANGE_DEPTH if kind is DecisionKind.EXCHANGE else FULL.depth
-        est = ReviewEstimator(view, unseen=counts, danger=danger, seed=seed, waits=waits, depth=depth)
+        depth = EXCHANGE_DEPTH if kind is DecisionKind.EXCHANGE else LEVEL5.depth
+        est = ReviewEstimator(
+            view, unseen=counts, danger=danger, seed=seed, waits=waits, depth=depth, settings=LEVEL5
+        )
         if kind is DecisionKind.CUO:
             est.cuo = cuo_table(view, base)
         ests.append(est)
@@ -247,7 +268,7 @@ def review_decision(
     else:
         first = {c: _finite(value(view, base, c)[0], floor) for c in cands}
     ranked = sorted(cands, key=lambda c: -first[c])[:TOP]
-    chosen = ranked if played in ranked else [*ranked, played]
+    chosen = [*ranked, *(c for c in dict.fromkeys((played, choice)) if c not in ranked)]
     rows = [
         [_finite(value(view, e, c, left, extra)[0], floor) for c in chosen]
         for e, (_, left) in zip(ests, drawn, strict=True)
@@ -255,14 +276,13 @@ def review_decision(
     chances = _chances(view, kind, chosen, danger, drawn)  # (a selection: level5's exchange from it)
     means = [sum(r[i] for r in rows) / len(rows) for i in range(len(chosen))]
     p = chosen.index(played)
-    b = max(range(len(chosen)), key=lambda i: (means[i], i == p))
-    if means[b] - means[p] <= TIE_SHARE * mean_win_points(view.rules):
-        b = p  # as good as the best: the played action is the choice
+    b = chosen.index(choice)
     diffs = [r[b] - r[p] for r in rows]
-    lost = sum(diffs) / len(diffs)
-    sd = math.sqrt(sum((d - lost) ** 2 for d in diffs) / (len(diffs) - 1)) if len(diffs) > 1 else 0.0
+    mean_diff = sum(diffs) / len(diffs)
+    lost = max(0.0, mean_diff)  # the played move valued above level5's: nothing lost
+    sd = math.sqrt(sum((d - mean_diff) ** 2 for d in diffs) / (len(diffs) - 1)) if len(diffs) > 1 else 0.0
     half = t95(len(diffs) - 1) * sd / math.sqrt(len(diffs))
-    ci = (lost - half, lost + half)
+    ci = (mean_diff - half, mean_diff + half)
     scored = []
     for i, c in enumerate(chosen):
         _, tile = value(view, base, c)
@@ -272,11 +292,11 @@ def review_decision(
         deal_in = danger[tile] if tile is not None else 0.0
         scored.append(Scored(c, means[i], chances[i], deal_in, useful_after(view, base, c), shanten))
     threshold = MISTAKE_SHARE * mean_win_points(view.rules)
-    mistake = lost > threshold and ci[0] > 0
+    mistake = lost > max(threshold, TIE_SHARE * mean_win_points(view.rules)) and ci[0] > 0
     if kind is DecisionKind.EXCHANGE:  # and the samples of its own (above) pick the same best
         mistake = mistake and chosen[b] == ranked[0]
     tag = _tag(kind, scored[p], scored[b]).value if mistake else None
-    order = sorted(range(len(scored)), key=lambda i: (-means[i], i != p))
+    order = sorted(range(len(scored)), key=lambda i: (i != b, -means[i], i != p))
     shown = [i for i in order if i != p][:TOP]
     shown = sorted([*shown, p], key=order.index)
     return {

@@ -16,6 +16,7 @@ from erma.game.family import Win
 from erma.game.seen import visible_counts
 from erma.game.state import GameState, Phase
 from erma.hand import Meld
+from erma.rules.shapes import shape_mask
 from erma.tiles import Tile
 
 DISCARD = tuple(Action(Kind.DISCARD, t) for t in range(34))
@@ -37,13 +38,14 @@ def waits_of(state: GameState, seat: int, key: int | None = None, n: int | None 
     key = me.key if key is None else key
     n = me.size if n is None else n
     copies = state.rules.copies
+    allowed = shape_mask(state.rules)
     in_sets = _in_sets(me.melds)
     out = []
     for t in state.rules.kinds:
         held = (key >> (4 * t)) & 15
         if held + in_sets[t] >= copies:
             continue
-        if shapes.overall(key + INC[t], n + 1) == -1:
+        if shapes.overall(key + INC[t], n + 1, 0, allowed) == -1:
             out.append(t)
     return out
 
@@ -59,12 +61,13 @@ def _in_sets(melds: list[Meld]) -> list[int]:
 
 def has_wait(state: GameState, seat: int, key: int, n: int) -> bool:
     """Whether a 3k+1 concealed part (given by key and size) is ready with some kind not all held."""
-    if shapes.overall(key, n) != 0:
+    allowed = shape_mask(state.rules)
+    if shapes.overall(key, n, 0, allowed) != 0:
         return False
     in_sets = _in_sets(state.seats[seat].melds)
     copies = state.rules.copies
     for t in state.rules.kinds:
-        if shapes.overall(key + INC[t], n + 1) == -1:
+        if shapes.overall(key + INC[t], n + 1, 0, allowed) == -1:
             held = (key >> (4 * t)) & 15
             if held + in_sets[t] < copies:
                 return True

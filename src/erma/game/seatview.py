@@ -22,6 +22,7 @@ from erma.game.seen import visible_counts
 from erma.game.state import GameState, Phase
 from erma.hand import Meld
 from erma.rules import RuleSet
+from erma.rules.shapes import shape_mask
 from erma.tiles import Tile, tile_to_mpsz, to_mpsz
 
 HIDDEN_PHASES = frozenset({Phase.CLAIM, Phase.ROB, Phase.CUO, Phase.TRIPLET})
@@ -102,6 +103,12 @@ class SeatView:
     def kinds(self) -> tuple[int, ...]:
         """The kinds in play."""
         return self.rules.kinds
+
+    @property
+    def shapes(self) -> int:
+        """The winning shapes the rule set can win (:func:`erma.rules.shape_mask`), for the shape functions'
+        ``allowed``."""
+        return shape_mask(self.rules)
 
     @property
     def four_as_two(self) -> bool:

@@ -16,6 +16,7 @@ from erma.game.result import DrawSource
 from erma.game.seen import table_copies
 from erma.game.state import GameState
 from erma.rules import RuleSet
+from erma.rules.shapes import shape_mask
 from erma.scoring import WinContext, plan_for, score
 from erma.scoring.pipeline import ScoreResult
 from erma.tiles import Tile
@@ -73,7 +74,7 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
     me = state.seats[seat]
     key = me.key if how in ("self", "haidi") else me.key + (1 << (4 * tile))
     n = me.size + (0 if how in ("self", "haidi") else 1)
-    if shapes.overall(key, n) != -1:
+    if shapes.overall(key, n, 0, shape_mask(rules)) != -1:
         return None
     concealed = me.tiles()
     if how in ("self", "haidi"):

@@ -29,7 +29,7 @@ from erma.game.engine import family_for
 from erma.game.state import GameState
 from erma.lab.runner import Progress, run_walls
 from erma.lab.selfplay import Outcome, bot_seed, hand_seed, outcome
-from erma.rules import RuleSet, find_ruleset
+from erma.rules import RuleSet, find_ruleset, shape_mask
 
 EVENTS = ("cuo", "triplet_offer", "triplet_accept", "exchange", "haidi", "flower")
 """The random events (the state's counters): 搓牌 taken, triplet offered / accepted (游戏中换牌), start
@@ -137,7 +137,7 @@ def _shanten(state: GameState, seat: int) -> int:
     me = state.seats[seat]
     _, key, wilds = family_for(state.rules).played(state, seat)
     if state.wild is None:
-        return shapes.overall(key, me.size)
+        return shapes.overall(key, me.size, 0, shape_mask(state.rules))
     v = shapes.regular(key, me.size, wilds)
     if not me.melds and me.size in (16, 17):
         v = min(v, shapes.eight_pairs(key, me.size, wilds, state.rules.four_of_kind_counts_as_two_pairs))

@@ -10,5 +10,6 @@ erma.errors.RuleSetError: rule set 'classic64': min_fan must be an int ≥ 0, no
 """
 
 from erma.rules.ruleset import PRESETS, RuleSet, find_ruleset, preset_names
+from erma.rules.shapes import shape_mask, winnable_shapes
 
-__all__ = ["PRESETS", "RuleSet", "find_ruleset", "preset_names"]
+__all__ = ["PRESETS", "RuleSet", "find_ruleset", "preset_names", "shape_mask", "winnable_shapes"]

@@ -14,27 +14,28 @@ def copies(key: int, t: int) -> int:
 
 
 @functools.lru_cache(maxsize=1 << 17)
-def winners(key: int, n: int, kinds: tuple[int, ...]) -> tuple[int, ...]:
-    """Standard family: the kinds that complete a 3k+1 hand (a pure function of the shape, cached)."""
-    return shapes.draws_below(key, n, kinds, 0)
+def winners(key: int, n: int, kinds: tuple[int, ...], allowed: int) -> tuple[int, ...]:
+    """Standard family: the kinds that complete a 3k+1 hand in the ``allowed`` shapes (a pure function of
+    the shape, cached)."""
+    return shapes.draws_below(key, n, kinds, 0, 0, allowed)
 
 
 @functools.lru_cache(maxsize=1 << 17)
-def improvers(key: int, n: int, kinds: tuple[int, ...]) -> tuple[int, ...]:
+def improvers(key: int, n: int, kinds: tuple[int, ...], allowed: int) -> tuple[int, ...]:
     """Standard family: the kinds that lower the shanten of a 3k+1 hand (cached)."""
-    return shapes.draws_below(key, n, kinds, shanten(key, n))
+    return shapes.draws_below(key, n, kinds, shanten(key, n, allowed), 0, allowed)
 
 
 @functools.lru_cache(maxsize=1 << 18)
-def shanten(key: int, n: int) -> int:
-    """Standard family: the shanten (向听) of a hand (cached)."""
-    return shapes.overall(key, n)
+def shanten(key: int, n: int, allowed: int) -> int:
+    """Standard family: the shanten (向听) of a hand in the ``allowed`` shapes (cached)."""
+    return shapes.overall(key, n, 0, allowed)
 
 
 @functools.lru_cache(maxsize=1 << 17)
-def discards(key: int, n: int) -> tuple[tuple[int, int], ...]:
+def discards(key: int, n: int, allowed: int) -> tuple[tuple[int, int], ...]:
     """Standard family: (kind, shanten after discarding it) for each kind a 3k+2 hand holds (cached)."""
-    return shapes.discard_values(key, n)
+    return shapes.discard_values(key, n, 0, allowed)
 
 
 @functools.lru_cache(maxsize=1 << 16)

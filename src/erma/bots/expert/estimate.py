@@ -87,6 +87,8 @@ class Estimator:
         """An opponent turn's hazard, by turns from now (:func:`~erma.bots.expert.opponent.turn_hazards`)."""
         self.melds = view.melds
         self.me = me
+        self.shapes = view.shapes
+        """The shapes the rule set can win (:attr:`SeatView.shapes`): every shanten here counts only them."""
         self._ready: dict[
             tuple[int, int, int, bool, tuple[Meld, ...]], tuple[float, float, float, float]
         ] = {}
@@ -113,14 +115,14 @@ class Estimator:
         """Shanten as the family reads it."""
         if self.wz:
             return _sh(self.view, key, n, jokers, melded)
-        return shanten(key, n)
+        return shanten(key, n, self.shapes)
 
     def improving(self, key: int, n: int, jokers: int, s: int) -> list[tuple[int, int, int]]:
         """(unseen copies, key, jokers) after each unseen kind that lowers the shanten of a 3k+1 hand."""
         if not self.wz:
             return [
                 (self.unseen[t], key + INC[t], jokers)
-                for t in improvers(key, n, self.kinds)
+                for t in improvers(key, n, self.kinds, self.shapes)
                 if self.unseen[t]
             ]
         out = []
@@ -195,7 +197,7 @@ class Estimator:
         else:
             ws = wr = 0
             vs = vr = 0.0
-            for t in winners(key, n, self.kinds):
+            for t in winners(key, n, self.kinds, self.shapes):
                 u = self.unseen[t]
                 if not u:
                     continue
@@ -300,7 +302,9 @@ class Estimator:
     ) -> tuple[list[float], list[float]]:
         """(A, B) arrays of a 3k+1 hand (see :meth:`ready_race`); ``widen``: a hand one from ready may also
         be widened by a draw that does not bring it closer (:meth:`widenings`)."""
-        widen = widen and not self.wz and shanten(key, n) == 1  # settled first: one memo entry otherwise
+        widen = (
+            widen and not self.wz and shanten(key, n, self.shapes) == 1
+        )  # settled first: one memo entry otherwise
         memo = (key, n, jokers, melds, turns, riichi, widen)
         got = self._hands.get(memo)
         if got is None:
@@ -318,9 +322,9 @@ class Estimator:
         un = self.unseen
 
         def useful(k: int) -> int:
-            return sum(un[t] for t in improvers(k, n, self.kinds))
+            return sum(un[t] for t in improvers(k, n, self.kinds, self.shapes))
 
-        improving = set(improvers(key, n, self.kinds))
+        improving = set(improvers(key, n, self.kinds, self.shapes))
         now = useful(key)
         out = []
         for t in self.kinds:
@@ -328,7 +332,7 @@ class Estimator:
                 continue
             k = key + INC[t]
             best: tuple[int, int] | None = None
-            for d, v in discards(k, n + 1):
+            for d, v in discards(k, n + 1, self.shapes):
                 if d == t or v != 1:
                     continue
                 x = useful(k - INC[d])
@@ -363,7 +367,7 @@ class Estimator:
                 if self.wz:
                     keep = [d for d in self.kinds if copies(k, d) and self.shanten(k - INC[d], n, j) == s - 1]
                 else:
-                    keep = [d for d, v in discards(k, n + 1) if v == s - 1]
+                    keep = [d for d, v in discards(k, n + 1, self.shapes) if v == s - 1]
                 for d in keep:
                     if s == 1:
                         a_d = self.later_ready(k - INC[d], n, j, melds, turns)
@@ -420,24 +424,30 @@ class Estimator:
             k = key
             value = 0.0
             for _ in range(8):
-                s = shapes.overall(k, n)
+                s = shapes.overall(k, n, 0, self.shapes)
                 if s <= 0:
                     wins = [
-                        t for t in self.kinds if self.unseen[t] and shapes.overall(k + INC[t], n + 1) == -1
+                        t
+                        for t in self.kinds
+                        if self.unseen[t] and shapes.overall(k + INC[t], n + 1, 0, self.shapes) == -1
                     ]
                     if wins:
                         t = rng.choices(wins, [self.unseen[x] for x in wins])[0]
                         pts = self.points(k, melds, t, rng.random() < 0.5, False)
                         value = float(pts) if pts is not None else 0.0
                     break
-                ups = [t for t in self.kinds if self.unseen[t] and shapes.overall(k + INC[t], n + 1) < s]
+                ups = [
+                    t
+                    for t in self.kinds
+                    if self.unseen[t] and shapes.overall(k + INC[t], n + 1, 0, self.shapes) < s
+                ]
                 if not ups:
                     break
                 k += INC[rng.choices(ups, [self.unseen[x] for x in ups])[0]]
                 best = None
                 for d in self.kinds:
                     if copies(k, d):
-                        sd = shapes.overall(k - INC[d], n)
+                        sd = shapes.overall(k - INC[d], n, 0, self.shapes)
                         if best is None or sd < best[0]:
                             best = (sd, d)
                 assert best is not None

@@ -32,13 +32,15 @@ def exchange_pick(view: BotView, unseen: Sequence[int], seed: str, selected: Seq
     rng = random.Random(seed)
     draws = [rng.sample(pool, min(len(pool), n)) for _ in range(EXCHANGE_SAMPLES)]
 
+    allowed = view.shapes
+
     def mean_shanten(k: int, missing: int) -> float:
         total = 0
         for d in draws:
             kk = k
             for t in d[:missing]:
                 kk += INC[t]
-            total += shanten(kk, n)
+            total += shanten(kk, n, allowed)
         return total / len(draws)
 
     now = mean_shanten(key, m)

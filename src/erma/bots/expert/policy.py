@@ -24,7 +24,7 @@ from erma.bots.expert.cached import copies, shanten
 from erma.bots.expert.estimate import Estimator
 from erma.bots.expert.exchange import exchange_pick
 from erma.bots.expert.settings import RIICHI_MARGIN, Settings
-from erma.bots.greedy import GreedyBot, _isolation
+from erma.bots.greedy import GreedyBot, _isolation, _minus
 from erma.bots.priors import ready_chance
 from erma.bots.stakes import Stakes, stake_choice
 from erma.game.actions import PASS, WIN, Action, Kind
@@ -122,8 +122,23 @@ class ExpertBot:
             return base
         if est.wz and best_s == 0 and not self.settings.wz_ready and not est.opp_riichi:
             return base  # 温州, ready: greedy's wait worth (multipliers, win-or-wait) ranks better
-        scored = self._discard_values(view, est, [a for a, x in shantens.items() if x == best_s])
+        lowest = [a for a, x in shantens.items() if x == best_s]
+        if self.settings.keep is not None and best_s >= 1 and not est.opp_riichi and not late:
+            lowest = self._efficient(view, est, lowest, best_s, self.settings.keep)
+        scored = self._discard_values(view, est, lowest)
         return self._pick(view, scored)
+
+    def _efficient(
+        self, view: BotView, est: Estimator, discards: list[Action], s: int, keep: int
+    ) -> list[Action]:
+        """The discards (all leaving the hand ``s`` from ready) whose unseen useful tiles are within ``keep``
+        of the most (:attr:`Settings.keep`)."""
+        counts: dict[Action, int] = {}
+        for a in discards:
+            k, j = _minus(view, view.key, a.tile)
+            counts[a] = sum(u for u, _, _ in est.improving(k, view.size - 1, j, s))
+        most = max(counts.values())
+        return [a for a in discards if counts[a] >= most - keep]
 
     def _discard_values(
         self, view: BotView, est: Estimator, discards: list[Action]
@@ -325,7 +340,7 @@ class ExpertBot:
     def cuo_win(self, view: BotView, est: Estimator, t: int) -> float | None:
         """搓牌 (standard family): the points of the self-drawn win that taking kind ``t`` completes (the
         tile is drawn, so the hand wins at once), None if it completes none or the win misses the minimum."""
-        if est.wz or not 0 <= t < 34 or shanten(view.key + INC[t], view.size + 1) != -1:
+        if est.wz or not 0 <= t < 34 or shanten(view.key + INC[t], view.size + 1, est.shapes) != -1:
             return None
         got = est.points(view.key, view.melds, t, True, view.riichi[view.seat])
         return None if got is None else float(got)

@@ -53,6 +53,13 @@ class Settings:
     """With ``base``: the estimate also picks among the discards that leave the hand at most this many from
     ready (0: only ready ones). 1 until 2026-12-02; 2 once the typical rates were fitted (classic64, against
     the level5 of 1: +0.66 and +0.43 a hand on the tuning seeds ``u9`` / ``u10``, 3,000 walls each)."""
+    keep: int | None = 3
+    """With ``base``: of the lowest-shanten discards that leave the hand one or more from ready, the estimate
+    picks only among those whose unseen useful tiles are within this many of the most (None: among all of
+    them); where one discard beats the others by more, level5 plays it, as tile efficiency (牌效) says. Off
+    once the opponent is likely ready (:attr:`guard`) or has declared 报听. Since 2026-12-06: level5 plays the
+    textbook discard in 195 of 195 clear-cut early discards (tests/bots/test_textbook.py), 84.6 % before
+    (docs/lab/2026-12-06-level5-shapes-coach.md)."""
     wz_claims: bool = False
     """With ``base`` and :attr:`own` holding claims, 温州: the estimate decides claims too (off: greedy's,
     whose claims measured better there, docs/bots.md)."""

@@ -343,9 +343,12 @@ NUM_INPUTS = NUM_PLANES * 34 + NUM_SCALARS + 35 + len(PRESET_NAMES)
 """Planes, scalars, shanten after discarding each kind and now (derived), the preset."""
 
 
-def shanten_plane(planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+def shanten_plane(
+    planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8], allowed: int = 31
+) -> npt.NDArray[np.float32]:
     """Derived from one observation: the shanten (向听) after discarding each kind held (9 where none is
-    held) and, last, the shanten now — read from the ``played`` plane and the ``jokers`` scalar."""
+    held) and, last, the shanten now — read from the ``played`` plane and the ``jokers`` scalar; counting
+    the ``allowed`` shapes (:func:`erma.rules.shape_mask` of the preset; default every MCR shape)."""
     from erma.analysis import shapes
     from erma.analysis.tables import INC
 
@@ -368,11 +371,11 @@ def shanten_plane(planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8])
                 if c:
                     out[t] = shapes.regular(key - INC[t], n - 1, jokers)
         return out
-    out[34] = shapes.overall(key, n)
+    out[34] = shapes.overall(key, n, 0, allowed)
     if n % 3 == 2:  # a discard is due
         for t, c in enumerate(counts):
             if c:
-                out[t] = shapes.overall(key - INC[t], n - 1)
+                out[t] = shapes.overall(key - INC[t], n - 1, 0, allowed)
     return out
 
 
@@ -380,14 +383,19 @@ def net_input(
     planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8], rules: str
 ) -> npt.NDArray[np.float32]:
     """The network's input vector for one observation of a hand of preset ``rules``."""
+    from erma.rules import PRESETS, shape_mask
+
     preset = np.zeros(len(PRESET_NAMES), dtype=np.float32)
+    allowed = 31
     if rules in PRESET_NAMES:
         preset[PRESET_NAMES.index(rules)] = 1.0
+    if rules in PRESETS:
+        allowed = shape_mask(PRESETS[rules])
     return np.concatenate(
         [
             planes.reshape(-1).astype(np.float32) * 0.25,
             scalars.astype(np.float32) / SCALAR_SCALE,
-            shanten_plane(planes, scalars) * 0.25,
+            shanten_plane(planes, scalars, allowed) * 0.25,
             preset,
         ]
     )

@@ -35,6 +35,7 @@ from erma.game.state import GameState
 from erma.game.win import WinCheck, check_win
 from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
+from erma.rules.shapes import shape_mask
 from erma.scoring import plan_for
 from erma.tiles import Tile
 
@@ -83,7 +84,7 @@ class Standard:
         if state.claimed and not rules.same_tile_discard_after_claim and state.last_discard is not None:
             kinds = [t for t in kinds if t != state.last_discard] or kinds
         out = [DISCARD[t] for t in kinds]
-        if rules.declare_ready_enabled and shapes.overall(me.key, me.size) <= 0:
+        if rules.declare_ready_enabled and shapes.overall(me.key, me.size, 0, shape_mask(rules)) <= 0:
             for t in kinds:
                 if has_wait(state, seat, me.key - INC[t], me.size - 1) and _scorable_wait(state, seat, t):
                     out.append(RIICHI[t])
@@ -96,7 +97,7 @@ class Standard:
         out: list[Action] = []
         if (
             not me.furiten
-            and shapes.overall(me.key + INC[t], me.size + 1) == -1
+            and shapes.overall(me.key + INC[t], me.size + 1, 0, shape_mask(state.rules)) == -1
             and find_win(state, seat, t, "discard")
         ):
             out.append(WIN)
@@ -234,7 +235,8 @@ class Standard:
 
     def hint_waits(self, state: GameState, seat: int) -> list[Tile] | None:
         me = state.seats[seat]
-        return waits_of(state, seat) if shapes.overall(me.key, me.size) == 0 else None
+        ready = shapes.overall(me.key, me.size, 0, shape_mask(state.rules)) == 0
+        return waits_of(state, seat) if ready else None
 
     def hint_worth(self, state: GameState, seat: int, tile: Tile, how: str) -> tuple[int, int] | None:
         found = check_win(state, seat, tile, how)

@@ -70,7 +70,7 @@ def hand_seed(rng: random.Random) -> str:
 def shanten(view: SeatView) -> int:
     """The seat's shanten as its family reads it (with wild tiles as jokers)."""
     if view.wild is None:
-        return shapes.overall(view.key, view.size)
+        return shapes.overall(view.key, view.size, 0, view.shapes)
     return shapes.regular(view.key, view.size, view.jokers)
 
 
