@@ -11,6 +11,7 @@ confirm (the leaver of its rated match). Now the next hand is dealt, every time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,8 @@ def test_the_next_hand_clock_waits_for_a_held_hand_end(
             reader.cancel()
         await c.send({"type": "leave", "match": match})
         await c.close()
+        with contextlib.suppress(BaseException):  # (cancelled, or ended by the close)
+            await reader
         return seen
 
     try:
