@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import secrets
 import time
@@ -320,7 +319,15 @@ class Table(SeatStreams):
         self.unit = f"{self.id}:{self.match.hand_no}"
         # the most this hand can cost a seat, as the family says; the ledger holds at most the balance
         stake = state.family.max_loss(rules, streak=state.streak) * self.room.bean_rate
-        self.balances_before = await self.db.balances([s.account_id for s in self.seats])
+        from erma.store.house import BOT_FLOAT
+
+        # one ledger transaction: the balances before, a bot's top-up if it is short, the hold (idempotent:
+        # an owner taking over before the hand is logged deals it again and finds the same holdings)
+        self.held, self.balances_before = await self.db.hold_reading(
+            self.unit,
+            {s.account_id: stake for s in self.seats},
+            {s.account_id: BOT_FLOAT for s in self.seats if s.is_bot},
+        )
         self._log(
             {
                 "t": "hand",
@@ -331,12 +338,6 @@ class Table(SeatStreams):
             }
         )
         match_log("hand_start", self.id, hand_no=self.match.hand_no, unit=self.unit, epoch=self.epoch)
-        from erma.store.house import top_up
-
-        for s, balance in zip(self.seats, self.balances_before, strict=True):
-            if s.is_bot and balance < stake:
-                await self.db.run("top_up", functools.partial(top_up, self.host.store, s.account_id, stake))
-        self.held = await self.db.hold(self.unit, {s.account_id: stake for s in self.seats})
         for seat, s in enumerate(self.seats):
             s.sent_events = 0
             s.event_no = 0
