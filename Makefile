@@ -56,6 +56,7 @@ SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fair
           tests/server/test_timing_side_channel.py tests/server/test_timers_from_delivery.py \
           tests/server/test_review_pause.py tests/server/test_protocol_decisions_already_made.py \
           tests/server/test_not_reading.py tests/server/test_clock_after_a_held_delivery.py \
+          tests/server/test_next_clock_after_a_held_delivery.py tests/server/test_opponent_away.py \
           tests/scale/test_faults.py tests/web
 PURE_SUITES := tests/analysis tests/scoring tests/game/test_golden_records.py tests/bots/test_bots.py \
                tests/bots/test_expert_golden.py tests/test_tiles.py tests/test_hand.py tests/test_build.py \

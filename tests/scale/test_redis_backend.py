@@ -68,6 +68,9 @@ class FakeTable:
     def meta(self) -> dict[str, Any]:
         return {"room": "r", "secret": "s", "seats": []}
 
+    def starts_clock(self, message: dict[str, Any]) -> bool:
+        return message is self.clock_view
+
     def sent(self, message: dict[str, Any]) -> None:
         """(No decision's clock here.)"""
 

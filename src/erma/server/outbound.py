@@ -266,3 +266,27 @@ class DbWait:
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "db_wait", "match": self.match, "waiting": self.waiting}
+
+
+@dataclass(frozen=True)
+class Away:
+    """对手离线 The opponent's socket closed: it has ``deadline_ms`` (counted from when this message
+    reaches the seat, after any pause) of its ``grace_s`` reconnect grace left; then auto-play (托管) plays
+    its moves until it is back, and if still away when the hand ends it forfeits the hand."""
+
+    seat: int
+    deadline_ms: int
+    grace_s: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "away", "seat": self.seat, "deadline_ms": self.deadline_ms, "grace_s": self.grace_s}
+
+
+@dataclass(frozen=True)
+class Back:
+    """对手回来 The opponent that was away is back on a socket (its auto-play ends)."""
+
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "back", "seat": self.seat}

@@ -47,6 +47,9 @@ class OwnedTable(Protocol):
     def resync_all(self, seen: Mapping[int, int] | None = None) -> None:
         """Send every connected seat a snapshot (after the messages past ``seen[seat]``, if given)."""
 
+    def starts_clock(self, message: dict[str, Any]) -> bool:
+        """Whether a message opens a clock of its seat (its :meth:`sent` is then awaited)."""
+
     def sent(self, message: dict[str, Any]) -> None:
         """A message handed to the backend's ``deliver`` has gone out (a decision's clock starts then)."""
 

@@ -7,6 +7,8 @@ another how the match is played; it declares what it reads of the table.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import Mapping
 from typing import Any, cast
@@ -54,17 +56,35 @@ class SeatStreams:
     """That clock's length: the deadline is at most this long after the view went out."""
     clock_handed = False
     """Whether that view was handed to the backend (a seat away is never sent it: its clock runs as set)."""
+    next_by: list[float | None]
+    """Per seat: when its clock to send ``next`` runs out (see :class:`erma.server.table.Table`)."""
+    next_out: dict[int, dict[str, Any]]
+    """Per seat: its hand_end that opens the clock to the next hand, until the backend has sent it."""
+    next_handed: set[int]
+    """The seats whose hand_end in ``next_out`` was handed to the backend (the clock waits for it to go
+    out)."""
+    next_wait = 0.0
+    """The clock to the next hand (seconds): ``next_by`` is at least this long after the hand_end went out."""
 
     def post(
-        self, seat: int, message: dict[str, Any], pause_after: float = 0.0, clock: float | None = None
+        self,
+        seat: int,
+        message: dict[str, Any],
+        pause_after: float = 0.0,
+        clock: float | None = None,
+        next_clock: bool = False,
     ) -> None:
         """Append a message to a seat's stream (versioned) and send it once the pauses before it are over;
         ``pause_after``: nothing after it goes out to this seat until that many seconds after it did;
-        ``clock``: the message is the view that starts the seat's decision clock of that many seconds."""
+        ``clock``: the message is the view that starts the seat's decision clock of that many seconds;
+        ``next_clock``: the message (a hand_end) starts the seat's clock to the next hand (``next_wait``)."""
         s = self.seats[seat]
         message = {**message, "match": self.id, "v": len(s.log)}
         if clock is not None:
             self.clock_view, self.clock_s, self.clock_handed = message, clock, False
+        if next_clock:
+            self.next_out[seat] = message
+            self.next_handed.discard(seat)
         s.log.append(message)
         self.host.backend.log_seat(self.owned, seat, message)
         s.held.append(message)
@@ -77,12 +97,27 @@ class SeatStreams:
         behind it are stored (a takeover never shows a player a past that did not happen)."""
         if message is self.clock_view:
             self.clock_handed = True
+        for seat, m in self.next_out.items():
+            if m is message:
+                self.next_handed.add(seat)
         self.host.backend.deliver(self.owned, conn, message)
+
+    def starts_clock(self, message: dict[str, Any]) -> bool:
+        """Whether a message opens a clock of its seat (a decision's view, a hand_end): the backend calls
+        :meth:`sent` once it has gone out."""
+        return message is self.clock_view or any(m is message for m in self.next_out.values())
 
     def sent(self, message: dict[str, Any]) -> None:
         """The backend sent a message handed to it (at once, or once what was logged before it is stored): the
         clock of a decision starts when its view goes out, so a backend that holds it back (Redis paused) does
-        not run the player's time out before the player is shown the decision."""
+        not run the player's time out before the player is shown the decision. So does the clock to the next
+        hand, when a seat's hand_end goes out."""
+        for seat, m in list(self.next_out.items()):
+            if m is message:
+                del self.next_out[seat]
+                self.next_handed.discard(seat)
+                by = self.next_by[seat]
+                self.next_by[seat] = max(by or 0.0, time.monotonic() + self.next_wait)
         if message is not self.clock_view:
             return
         self.clock_view = None
@@ -91,6 +126,10 @@ class SeatStreams:
             kept = self.kept_clock
             if kept is not None:
                 self.kept_clock = (kept[0], max(kept[1], self.deadline))
+
+    def next_held(self, seat: int) -> bool:
+        """Whether a seat's hand_end was handed to the backend and is not out yet (its clock waits)."""
+        return seat in self.next_handed
 
     def clock_held(self) -> bool:
         """Whether the decision's view was handed to the backend and is not out yet (its clock waits)."""
@@ -107,10 +146,22 @@ class SeatStreams:
             if isinstance(item, float):
                 if not everything:
                     s.hold_until = now + item
+                    self._release_at(seat, s.hold_until)
             else:
                 s.sent_v = item["v"]
                 if s.conn is not None:
                     self._send(s.conn, item)
+
+    def _release_at(self, seat: int, when: float) -> None:
+        """Let a seat's held messages out when its pause ends, from the event loop's timer whatever the table
+        is doing then (waiting on a bot's thinking, the store): the moment the stream resumes after a
+        discard is fixed by the discard, not by the opponent's hidden decision in between."""
+        with contextlib.suppress(RuntimeError):  # (no loop: the table's own loop lets it out)
+            asyncio.get_running_loop().call_later(max(0.0, when - time.monotonic()), self._pause_over, seat)
+
+    def _pause_over(self, seat: int) -> None:
+        if not getattr(self, "fenced", False) and not getattr(self, "handed_over", False):
+            self.release(seat)
 
     def shown_at(self, seat: int) -> float:
         """When what is posted to a seat now will reach it (after the pauses under way and queued)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import secrets
 import time
@@ -108,6 +107,10 @@ class Table(SeatStreams):
         self.next_by: list[float | None] = [None, None]
         """Per seat: when its clock to send ``next`` runs out, counted from when its hand_end is let out to it
         (after the pause after its discard), not from the server's hand end."""
+        self.next_out: dict[int, dict[str, Any]] = {}
+        self.next_handed: set[int] = set()
+        self.told_away: set[int] = set()
+        """The seats whose opponent was told they are away (``away``), until told they are back."""
         self.visible_at: float | None = None
         """When the last action the opponent could see was applied: a stand-in's (bot's, auto-play's) pace
         counts from it, so a hidden decision before its move (a claim it passed) costs no time."""
@@ -322,7 +325,15 @@ class Table(SeatStreams):
         self.unit = f"{self.id}:{self.match.hand_no}"
         # the most this hand can cost a seat, as the family says; the ledger holds at most the balance
         stake = state.family.max_loss(rules, streak=state.streak) * self.room.bean_rate
-        self.balances_before = await self.db.balances([s.account_id for s in self.seats])
+        from erma.store.house import BOT_FLOAT
+
+        # one ledger transaction: the balances before, a bot's top-up if it is short, the hold (idempotent:
+        # an owner taking over before the hand is logged deals it again and finds the same holdings)
+        self.held, self.balances_before = await self.db.hold_reading(
+            self.unit,
+            {s.account_id: stake for s in self.seats},
+            {s.account_id: BOT_FLOAT for s in self.seats if s.is_bot},
+        )
         self._log(
             {
                 "t": "hand",
@@ -333,12 +344,6 @@ class Table(SeatStreams):
             }
         )
         match_log("hand_start", self.id, hand_no=self.match.hand_no, unit=self.unit, epoch=self.epoch)
-        from erma.store.house import top_up
-
-        for s, balance in zip(self.seats, self.balances_before, strict=True):
-            if s.is_bot and balance < stake:
-                await self.db.run("top_up", functools.partial(top_up, self.host.store, s.account_id, stake))
-        self.held = await self.db.hold(self.unit, {s.account_id: stake for s in self.seats})
         for seat, s in enumerate(self.seats):
             s.sent_events = 0
             s.event_no = 0
@@ -382,11 +387,17 @@ class Table(SeatStreams):
                 if self.deadline is not None:
                     self.kept_clock = (decision, self.deadline)
             if not human_turn:
-                await self._idle(self._stand_in_until(actor), back=actor)
+                # think from halfway to the move, then wait for it: the move is applied at its time however
+                # long the thinking took (within half the pause), a hidden decision before it or not
+                think_from, until = self._stand_in_until(actor)
+                await self._idle(think_from, back=actor)
                 if _ended(state) or state.actor != actor or not (s.is_bot or s.autoplay):
                     continue
-                legal = legal_actions(state, actor)
-                action = await self._think(actor, legal)
+                mark = len(state.actions)
+                action = await self._think(actor, legal_actions(state, actor))
+                await self._idle(until, back=actor)
+                if _ended(state) or len(state.actions) != mark or not (s.is_bot or s.autoplay):
+                    continue
                 self._apply(actor, action)
                 continue
             acted = await self._idle(self.deadline, waiting_for=actor)
@@ -414,21 +425,23 @@ class Table(SeatStreams):
         """Whether the decision's deadline lies ahead (moved on when its view went out late)."""
         return self.deadline is not None and self.deadline > time.monotonic()
 
-    def _stand_in_until(self, seat: int) -> float:
-        """When a stand-in (a bot, or auto-play for a person) acts: a visible move ``bot_pause_s`` (auto-play
-        0.3 s) after the last visible action, a hidden decision (a claim of the opponent's discard, a rob, an
-        offer) half as long after it. So the opponent's stream shows the move at the same time whether or not
-        a hidden decision came first, and nothing is computed for a hidden decision while the action before it
-        is on its way out (docs/protocol.md, "Fairness and hidden information")."""
+    def _stand_in_until(self, seat: int) -> tuple[float, float]:
+        """When a stand-in (a bot, or auto-play for a person) starts thinking and when it acts: a visible move
+        ``bot_pause_s`` (auto-play 0.3 s) after the last visible action, a hidden decision (a claim of the
+        opponent's discard, a rob, an offer) half as long after it; the thinking starts halfway there. So the
+        opponent's stream shows the move at the same time whether or not a hidden decision came first (its
+        thinking included), and nothing is computed for a hidden decision while the action before it is on
+        its way out (docs/protocol.md, "Fairness and hidden information")."""
         assert self.state is not None
         s = self.seats[seat]
         now = time.monotonic()
         start = now if self.visible_at is None else min(now, self.visible_at)
         pause = self._scale(self.host.settings.bot_pause_s if s.is_bot else 0.3)
         until = start + (pause / 2 if self.state.phase in HIDDEN_PHASES else pause)
+        think_from = start + (until - start) / 2
         if s.away_since is not None:  # just gone: a short grace, so a page refresh loses nothing
             until = max(until, s.away_since + self._scale(self.host.settings.reconnect_grace_s))
-        return until
+        return think_from, until
 
     async def _think(self, seat: int, legal: list[Action], autoplay: bool = False) -> Action:
         """The seat's bot (or auto-play) chooses, in the hub's thinker (off the event loop). A stand-in for a
@@ -587,6 +600,7 @@ class Table(SeatStreams):
             s.away_v = len(s.log)
             s.autoplay = True  # a disconnect is not an escape: auto-play, after a short reconnect grace
             s.away_since = time.monotonic()
+            self._tell_away(seat)
             return False
         if isinstance(msg, Reconnected):
             s.conn = msg.conn
@@ -597,8 +611,27 @@ class Table(SeatStreams):
                 s.timeouts = 0
                 s.away_since = None
             self.snapshot(seat, msg.since)
+            self._tell_back(seat)
             return False
         return False
+
+    def _tell_away(self, seat: int) -> None:
+        """The opponent (a person) is told that ``seat`` is away and how long its reconnect grace lasts,
+        counted from when the message is let out to it (the pause after its own discard may hold it)."""
+        s, other = self.seats[seat], self.seats[1 - seat]
+        if self.over or other.is_bot or s.away_since is None:
+            return
+        grace = self._scale(self.host.settings.reconnect_grace_s)
+        left = s.away_since + grace - self.shown_at(1 - seat)
+        self.told_away.add(seat)
+        self.post(1 - seat, O.Away(seat, max(0, int(left * 1000)), grace).to_dict())
+
+    def _tell_back(self, seat: int) -> None:
+        """The opponent told that ``seat`` was away is told that it is back."""
+        if seat in self.told_away:
+            self.told_away.discard(seat)
+            if not self.over and not self.seats[1 - seat].is_bot:
+                self.post(1 - seat, O.Back(seat).to_dict())
 
     # ---------------------------------------------------------------------------- settle
 
@@ -641,16 +674,18 @@ class Table(SeatStreams):
         settled = await settle(self.db, self.host.metrics, hand, end["gone"])
         self.over = settled.over
         self.balances_after = settled.balances
-        wait = self._scale(self.room.rules.next_hand_timeout_s)
+        wait = self.next_wait = self._scale(self.room.rules.next_hand_timeout_s)
         for seat, s in enumerate(self.seats):
             if s.is_bot:
                 continue
             s.needs_view = False
-            self.next_by[seat] = self.shown_at(seat) + wait  # the clock starts as the hand_end goes out
+            # the clock starts as the hand_end goes out: after the pause under way, and (sent) once the
+            # backend has actually sent it (not before what was logged before it is stored)
+            self.next_by[seat] = self.shown_at(seat) + wait
             message = settled.hand_end.to_dict()
             if not settled.over:
                 message["next_ms"] = int(wait * 1000)
-            self.post(seat, message)
+            self.post(seat, message, next_clock=not settled.over)
         for seat in range(2):  # (the pause after one's last discard holds the hand_end too)
             self.release(seat)
         self.unit = ""
@@ -662,10 +697,30 @@ class Table(SeatStreams):
             if s.is_bot:
                 s.confirmed = True
         fallback = time.monotonic() + self._scale(rules.next_hand_timeout_s)  # (after a takeover)
-        by = [fallback if t is None else t for t in self.next_by]
-        self.next_by = [None, None]
+        self.next_by = [fallback if t is None else t for t in self.next_by]
+        try:
+            await self._await_next()
+        finally:
+            self.next_by = [None, None]
+            self.next_out.clear()
+            self.next_handed.clear()
+        if self.over:
+            return
+        await self._start_grace()
+        if self.over:
+            return
+        balances = self.balances_after or await self.db.balances([s.account_id for s in self.seats])
+        for s, balance in zip(self.seats, balances, strict=True):
+            if not s.is_bot and balance < self.room.entry_min:
+                self.over = True
+
+    async def _await_next(self) -> None:
+        """Wait for each person's ``next`` until its clock (``next_by``) runs out: the match then ends, and
+        ``timed_out`` names who did not confirm. A seat's clock waits while its hand_end is held by the
+        backend (not yet sent; at most ``CLOCK_HOLD_MAX_S``), and moves on when it goes out (:meth:`sent`)."""
         hold = self._scale(self.host.settings.review_hold_s)
         self.review_since, self.review_held = None, 0.0
+        held_until = time.monotonic() + CLOCK_HOLD_MAX_S
         while not all(s.confirmed for s in self.seats):
             if any(s.left for s in self.seats):
                 self.over = True
@@ -673,6 +728,8 @@ class Table(SeatStreams):
             now = time.monotonic()
             held = self.review_held + (now - self.review_since if self.review_since is not None else 0.0)
             waiting = [i for i, s in enumerate(self.seats) if not s.confirmed]
+            out = now < held_until
+            by = [now + 0.1 if out and self.next_held(i) else self.next_by[i] or now for i in range(2)]
             # each person's clock from its own hand_end; it stands still while a person reviews
             deadline = min(by[i] for i in waiting) + min(held, hold)
             if deadline <= now:
@@ -683,13 +740,6 @@ class Table(SeatStreams):
             got = await self._next_message(wake)
             if got is not None:
                 await self._handle(*got)
-        await self._start_grace()
-        if self.over:
-            return
-        balances = self.balances_after or await self.db.balances([s.account_id for s in self.seats])
-        for s, balance in zip(self.seats, balances, strict=True):
-            if not s.is_bot and balance < self.room.entry_min:
-                self.over = True
 
 
 def _ended(state: GameState) -> bool:

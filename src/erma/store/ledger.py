@@ -296,6 +296,39 @@ async def hold(conn: AsyncConnection, issuance: int, unit: str, stakes: dict[int
     return amounts
 
 
+async def hold_reading(
+    conn: AsyncConnection,
+    issuance: int,
+    unit: str,
+    stakes: dict[int, int],
+    floats: Mapping[int, int],
+) -> tuple[dict[int, int], dict[int, int]]:
+    """:func:`hold`, and each account's balance before it (read under the hold's lock), in one transaction
+    instead of a read, a top-up and a hold: an account of ``floats`` (a bot's) whose balance is below its
+    stake is first granted back up to its float (``grant``, key ``bot-topup:{account}:{unit}``). A unit held
+    already gives the first hold's amounts and the balances as they are now."""
+    escrow = await lock_escrow(conn, unit)
+    ended, held = await unit_state(conn, unit)
+    if ended:
+        raise InvalidInputError(f"unit {unit!r} has already ended: nothing can be held for it")
+    if held is not None:
+        return held, await balances(conn, stakes)
+    rows = await lock_users(conn, stakes)
+    before = {a: int(rows[a].balance) for a in stakes}
+    free = dict(before)
+    for a, full in floats.items():
+        if a in free and free[a] < stakes[a] and full > free[a]:
+            await grant(conn, issuance, a, full - free[a], "grant", f"bot-topup:{a}:{unit}")
+            free[a] = full
+    amounts = {a: min(s, free[a]) for a, s in stakes.items()}
+    broke = [a for a, x in amounts.items() if x <= 0]
+    if broke:
+        raise InsufficientBeansError(f"unit {unit!r}: account(s) {broke} have no beans to put up")
+    moves = [(a, -x) for a, x in amounts.items()] + [(escrow, sum(amounts.values()))]
+    await post(conn, issuance, "hold", f"{unit}:hold", moves, unit=unit)
+    return amounts, before
+
+
 async def terminal(
     conn: AsyncConnection,
     issuance: int,

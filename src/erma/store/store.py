@@ -11,7 +11,7 @@ JSON records). See ``docs/store.md`` for the design and the guarantees.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -315,6 +315,23 @@ class Store:
             return await run_write(self.engine, op)
         except IntegrityError:
             return await run_write(self.engine, op)  # lost a race for the key: the winner's holdings
+
+    async def hold_reading(
+        self, unit: str, stakes: dict[int, int], floats: Mapping[int, int] | None = None
+    ) -> tuple[dict[int, int], list[int]]:
+        """:meth:`hold` that also returns each account's balance before it (in the order of ``stakes``) and
+        first grants an account of ``floats`` (a bot's: account → float) back up to its float if its balance
+        is below its stake — one transaction where a hand's start took three (balances, top-up, hold)."""
+        _ledger.check_stakes(unit, stakes)
+
+        def op(conn: AsyncConnection) -> Awaitable[tuple[dict[int, int], dict[int, int]]]:
+            return _ledger.hold_reading(conn, self.issuance_id, unit, stakes, floats or {})
+
+        try:
+            held, before = await run_write(self.engine, op)
+        except IntegrityError:
+            held, before = await run_write(self.engine, op)  # lost a race for the key: the winner's holdings
+        return held, [before[a] for a in stakes]
 
     async def _terminal(
         self, unit: str, kind: str, reason: str, payout: Payout, rated: RatedHand | None = None

@@ -1,6 +1,7 @@
 // The server's messages (docs/protocol.md): what each one changes in the state and on the screen.
 
 import { api, setToken } from "./api.js";
+import { hideAway, showAway } from "./away.js";
 import { startCountdown } from "./countdown.js";
 import { onEvent, restoreMarks } from "./events.js";
 import { errorText, t } from "./i18n.js";
@@ -105,7 +106,14 @@ export function onMessage(msg) {
       }
       showDbWait(msg.waiting);
       break;
+    case "away":
+      if (msg.seat !== S.match?.seat) showAway(msg);
+      break;
+    case "back":
+      hideAway();
+      break;
     case "match_end":
+      hideAway();
       showDbWait(false);
       S.dbWaitAt = null;
       if (S.match) S.match.over = true;

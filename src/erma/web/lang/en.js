@@ -103,6 +103,8 @@ export const en = {
   lang: "中文",
   db_wait: "The server is reconnecting to its database; the clocks are paused…",
   reconnecting: "Connection lost, reconnecting…",
+  opponent_away: "Opponent away — {time}",
+  opponent_away_auto: "Opponent away — auto-play",
   replaced: "Signed in elsewhere; this page is disconnected",
   signed_out: "Signed out (logged out, password changed or session expired): please sign in again",
   leave: "Leave",

@@ -103,6 +103,8 @@ export const zh = {
   lang: "EN",
   db_wait: "服务器正在重连数据库，计时已暂停…",
   reconnecting: "连接中断，正在重连…",
+  opponent_away: "对手离线 — {time}",
+  opponent_away_auto: "对手离线 — 托管中",
   replaced: "账号在别处登录，本页已断开",
   signed_out: "已退出登录（已登出、改了密码或登录已过期），请重新登录",
   leave: "离开",

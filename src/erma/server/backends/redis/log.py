@@ -45,7 +45,7 @@ class RedisLog(RedisQueues):
             self._queue("send", table, (conn, text))
         else:
             self._queue("send", table, (conn, message))
-        if message is table.clock_view:  # a decision's view: its clock starts as it goes out
+        if table.starts_clock(message):  # a decision's view, a hand_end: its clock starts as it goes out
             self._queue("sent", table, message)
 
     def publish(self, pid: str, data: dict[str, Any]) -> None:
