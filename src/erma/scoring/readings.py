@@ -17,7 +17,6 @@ tile order m < s < p < 东南西北 < 中发白), which its tie-breaks depend on
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Final
 
 from erma.analysis.tables import INC
@@ -62,7 +61,6 @@ _ODD_BITS: Final = sum(INC)
 """The low bit of every kind's count in a packed key."""
 _PAIR_TEXT: Final = tuple(to_mpsz((t, t)) for t in range(NUM_KINDS))
 """mpsz of each pair, by tile."""
-_SET_TEXT: Final = attrgetter("text")
 
 
 class HandView:
@@ -72,18 +70,18 @@ class HandView:
     ``__init__`` would run as interpreted Python in the compiled build)."""
 
     __slots__ = (
-        "facts",
-        "shape",
-        "sets",
-        "pair",
-        "knitted",
-        "chows",
-        "pungs",
-        "concealed_pungs",
-        "melded_kongs",
-        "concealed_kongs",
-        "features",
         "_wait",
+        "chows",
+        "concealed_kongs",
+        "concealed_pungs",
+        "facts",
+        "features",
+        "knitted",
+        "melded_kongs",
+        "pair",
+        "pungs",
+        "sets",
+        "shape",
     )
 
     facts: HandFacts
@@ -146,7 +144,7 @@ class HandView:
         """The reading in mpsz, sets then pair: ``123m 123m 123m 789p 55z``."""
         if self.shape in (SEVEN_PAIRS, THIRTEEN_ORPHANS, HONORS_KNITTED):
             return self.facts.text or part_text(self.facts.tiles)
-        parts = list(map(_SET_TEXT, self.sets))
+        parts = [g.text for g in self.sets]
         if self.pair >= 0:
             parts.append(_PAIR_TEXT[self.pair])
         if self.knitted:

@@ -158,12 +158,12 @@ def _group_parts(key: int, base: int) -> tuple[list[GroupReading], list[GroupRea
 
 
 class SuitInfo:
-    """What one group's slice of a packed key holds (memoised): its counts, tiles, kinds, presence bits, largest
-    count, mpsz text, the "only …" facts its kinds allow (combined with &), the facts it makes hold
+    """What one group's slice of a packed key holds (memoised): its counts, tiles, kinds, presence bits,
+    largest count, mpsz text, the "only …" facts its kinds allow (combined with &), the facts it makes hold
     (combined with |), and its readings as sets without and with the pair. A plain class (a native class
     when compiled: read field by field, never unpacked)."""
 
-    __slots__ = ("counts", "tiles", "kinds", "bits", "high", "text", "only", "some", "bare", "paired")
+    __slots__ = ("bare", "bits", "counts", "high", "kinds", "only", "paired", "some", "text", "tiles")
 
     counts: tuple[int, ...]
     tiles: tuple[Tile, ...]
@@ -219,7 +219,9 @@ def _suit_info(k: int, gi: int) -> SuitInfo:
     only = _SUIT_ALL[gi][bits] if gi < 3 else _HONOR_ALL[bits]
     some = (_HONOR_ANY[bits] if gi == 3 else 0) | (F_FOUR_COPIES if high >= 4 else 0)
     bare, paired = _group_parts(k, base)
-    got = SuitInfo(counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some, bare, paired)
+    got = SuitInfo(
+        counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some, bare, paired
+    )
     memo = _SUIT_INFO[gi]
     if len(memo) > 1 << 16:  # a bound far above what hands produce
         memo.clear()

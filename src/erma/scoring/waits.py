@@ -73,12 +73,14 @@ def _group_waits(counts: tuple[int, ...], suited: bool) -> tuple[tuple[int, int]
 _BOUNDS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 
 _MASK9 = (1 << 36) - 1
+
+
 class _GroupInfo:
     """What a group key (4 bits a kind) waits on: its flags, the waits (index within the group, flags after
     adding that kind), the waits that complete a pair and those that complete sets only, and the numbers of
     those two. A plain class (a native class when compiled: read field by field)."""
 
-    __slots__ = ("flags", "waits", "pair_waits", "set_waits", "n_pair", "n_set")
+    __slots__ = ("flags", "n_pair", "n_set", "pair_waits", "set_waits", "waits")
 
     def __init__(
         self,
