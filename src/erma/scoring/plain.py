@@ -37,8 +37,8 @@ _ADD3: Final = sum(3 << (4 * t) for t in range(NUM_KINDS))
 _BIT3: Final = sum(8 << (4 * t) for t in range(NUM_KINDS))
 """Added to packed counts of at most 12, a count above 4 sets the high bit of its 4."""
 
-_TILE_KEY: Final = {text: INC[t] for text, t in TOKENS.items() if t < NUM_KINDS}
-"""A hand tile's packed count by token (flowers are not hand tiles: not here)."""
+_TILE_OF: Final = {text: t for text, t in TOKENS.items() if t < NUM_KINDS}
+"""A hand tile's kind by token (flowers are not hand tiles: not here)."""
 _WIN_KEY: Final = {text: (t, INC[t]) for text, t in TOKENS.items() if t < NUM_KINDS}
 """The winning tile and its packed count by token."""
 _RANK: Final = tuple(1 << (4 * (d - 1)) if 1 <= d <= 9 else 0 for d in range(10))
@@ -89,6 +89,25 @@ def hand_key(hand: str) -> tuple[int, int]:
     return k0 | k1 << 36 | k2 << 72 | k3 << 108, n
 
 
+def tokens_key(hand: list[object]) -> int:
+    """The packed counts of a hand given as a list of one-tile tokens (``"5m"``, ``"W5"``); −1 if one is not
+    a hand tile. As :func:`hand_key`, four small per-group ints joined at the end."""
+    k0 = k1 = k2 = k3 = 0
+    for token in hand:
+        t = _TILE_OF.get(token, -1) if type(token) is str else -1
+        if t < 0:
+            return -1
+        if t < 9:
+            k0 += 1 << (4 * t)
+        elif t < 18:
+            k1 += 1 << (4 * (t - 9))
+        elif t < 27:
+            k2 += 1 << (4 * (t - 18))
+        else:
+            k3 += 1 << (4 * (t - 27))
+    return k0 | k1 << 36 | k2 << 72 | k3 << 108
+
+
 def _pack(raw: list[object]) -> tuple[Group, int] | None:
     kind, text, offer = raw
     try:
@@ -104,8 +123,11 @@ def _pack(raw: list[object]) -> tuple[Group, int] | None:
 
 def plain_facts(record: object) -> HandFacts | None:
     """The facts of a plain, valid record (see above), or None: then the checked way reads the record."""
-    if type(record) is not dict or not PLAIN_KEYS.issuperset(record):
+    if type(record) is not dict:
         return None
+    for k in record:
+        if k not in PLAIN_KEYS:
+            return None
     packs = record.get("packs")
     hand = record.get("hand")
     if type(hand) is str:
@@ -116,9 +138,10 @@ def plain_facts(record: object) -> HandFacts | None:
             return None
     elif type(hand) is list:
         n = len(hand)
-        try:
-            key = sum(map(_TILE_KEY.__getitem__, hand))
-        except (KeyError, TypeError):  # another notation, a flower, not a string
+        if n > 14:
+            return None
+        key = tokens_key(hand)
+        if key < 0:  # another notation, a flower, not a string
             return None
     else:
         return None
