@@ -10,7 +10,6 @@ corrections of the win flags.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from erma.analysis.tables import INC
@@ -45,11 +44,37 @@ _F_SUITS: Final = (0, F_ONE_SUIT, F_TWO_SUITS, F_THREE_SUITS)
 """The suit fact by the number of suits present."""
 
 
-@dataclass(slots=True)
 class HandFacts:
     """What every reading of one hand shares: the corrected win flags, the packed counts, the tiles, and
     the hand's facts as ``F_*`` bits (:attr:`features`). The rarer views of the same facts (counts, kinds,
-    suits, ranks, …) are properties computed from these when a detector asks."""
+    suits, ranks, …) are properties computed from these when a detector asks.
+
+    A plain class with its own ``__init__`` (compiled, a native class: a dataclass's generated
+    ``__init__`` would run as interpreted Python in the compiled build)."""
+
+    __slots__ = (
+        "_unique_wait",
+        "declared",
+        "features",
+        "flower_count",
+        "flowers",
+        "full_key",
+        "key",
+        "kong_involved",
+        "last_tile",
+        "mask",
+        "melded_sets",
+        "prevalent_wind",
+        "robbing",
+        "seat_wind",
+        "self_drawn",
+        "source",
+        "suit_infos",
+        "text",
+        "tiles",
+        "wall_last",
+        "win_tile",
+    )
 
     source: WinContext | Mapping[str, Any]
     """The win context, or the record it is read from when first asked (:attr:`ctx`)."""
@@ -91,7 +116,56 @@ class HandFacts:
     """The whole hand in mpsz (``part_text(tiles)``), joined from per-suit texts."""
     suit_infos: SuitInfos
     """The per-suit memo entries of :attr:`full_key` (counts, tiles, kinds, readings, … of each suit)."""
-    _unique_wait: bool | None = field(default=None, repr=False)
+    _unique_wait: int
+    """:attr:`unique_wait` once computed (1 / 0), −1 before."""
+
+    def __init__(
+        self,
+        source: WinContext | Mapping[str, Any],
+        win_tile: Tile,
+        declared: tuple[Group, ...],
+        melded_sets: int,
+        self_drawn: bool,
+        last_tile: bool,
+        kong_involved: bool,
+        wall_last: bool,
+        seat_wind: int,
+        prevalent_wind: int,
+        robbing: bool,
+        flowers: tuple[Tile, ...],
+        flower_count: int,
+        key: int,
+        full_key: int,
+        mask: int,
+        features: int,
+        tiles: tuple[Tile, ...],
+        text: str,
+        suit_infos: SuitInfos,
+    ) -> None:
+        self.source = source
+        self.win_tile = win_tile
+        self.declared = declared
+        self.melded_sets = melded_sets
+        self.self_drawn = self_drawn
+        self.last_tile = last_tile
+        self.kong_involved = kong_involved
+        self.wall_last = wall_last
+        self.seat_wind = seat_wind
+        self.prevalent_wind = prevalent_wind
+        self.robbing = robbing
+        self.flowers = flowers
+        self.flower_count = flower_count
+        self.key = key
+        self.full_key = full_key
+        self.mask = mask
+        self.features = features
+        self.tiles = tiles
+        self.text = text
+        self.suit_infos = suit_infos
+        self._unique_wait = -1
+
+    def __repr__(self) -> str:
+        return f"HandFacts({self.text!r} + {self.win_tile}, features={self.features:#x})"
 
     @property
     def ctx(self) -> WinContext:
@@ -105,7 +179,7 @@ class HandFacts:
     def counts(self) -> list[int]:
         """Count of each kind over the whole hand (declared sets, standing tiles, winning tile)."""
         m0, m1, m2, m3 = self.suit_infos
-        return [*m0[0], *m1[0], *m2[0], *m3[0]]
+        return [*m0.counts, *m1.counts, *m2.counts, *m3.counts]
 
     @property
     def standing(self) -> list[int]:
@@ -116,7 +190,7 @@ class HandFacts:
     def kinds(self) -> tuple[Tile, ...]:
         """The kinds present, sorted."""
         m0, m1, m2, m3 = self.suit_infos
-        return m0[2] + m1[2] + m2[2] + m3[2]
+        return m0.kinds + m1.kinds + m2.kinds + m3.kinds
 
     @property
     def suits(self) -> int:
@@ -163,13 +237,12 @@ class HandFacts:
     @property
     def unique_wait(self) -> bool:
         """独听 of the standing tiles (regular and seven-pairs waits, copy limit ignored)."""
-        if self._unique_wait is None:
+        if self._unique_wait < 0:
             win = self.win_tile
             # 13 standing tiles may also wait for seven pairs (not with more than 8 kinds in the hand)
-            self._unique_wait = unique_wait_key(
-                self.key - INC[win], not self.declared and self.mask.bit_count() <= 8
-            )
-        return self._unique_wait
+            unique = unique_wait_key(self.key - INC[win], not self.declared and self.mask.bit_count() <= 8)
+            self._unique_wait = 1 if unique else 0
+        return self._unique_wait == 1
 
 
 def hand_facts(ctx: WinContext) -> HandFacts:
@@ -222,9 +295,9 @@ def build_facts(
         if g.kind == KONG:
             has_kong = True
     m0, m1, m2, m3 = suit_infos(full)
-    s0 = m0[3]
-    s1 = m1[3]
-    s2 = m2[3]
+    s0 = m0.bits
+    s1 = m1.bits
+    s2 = m2.bits
     shift = 4 * win
     standing_win = (key >> shift) & 15
     fixed_win = ((full >> shift) & 15) - standing_win
@@ -233,11 +306,11 @@ def build_facts(
     if kong:
         kong = has_kong if self_drawn else fixed_win == 0 and standing_win == 1
     f = (
-        (m0[6] & m1[6] & m2[6] & m3[6])
-        | m0[7]
-        | m1[7]
-        | m2[7]
-        | m3[7]
+        (m0.only & m1.only & m2.only & m3.only)
+        | m0.some
+        | m1.some
+        | m2.some
+        | m3.some
         | _F_SUITS[(s0 != 0) + (s1 != 0) + (s2 != 0)]
         | RANKS_FACTS[s0 | s1 | s2]
     )
@@ -256,7 +329,7 @@ def build_facts(
         f |= F_KONG_OR_ROBBING
     if flower_count or flowers:
         f |= F_FLOWERS
-    return HandFacts(  # positional, in field order (_FACTS_ORDER): much faster than keywords
+    return HandFacts(  # positional (in pure Python much faster than keywords)
         source,
         win,
         declared,
@@ -272,10 +345,10 @@ def build_facts(
         flower_count,
         key,
         full,
-        s0 | s1 << 9 | s2 << 18 | m3[3] << 27,
+        s0 | s1 << 9 | s2 << 18 | m3.bits << 27,
         f,
-        m0[1] + m1[1] + m2[1] + m3[1],
-        m0[5] + m1[5] + m2[5] + m3[5],
+        m0.tiles + m1.tiles + m2.tiles + m3.tiles,
+        m0.text + m1.text + m2.text + m3.text,
         (m0, m1, m2, m3),
     )
 
@@ -302,6 +375,4 @@ _FACTS_ORDER: Final = [
     "text",
     "suit_infos",
 ]
-"""HandFacts's fields, in the order build_facts builds it positionally."""
-if [f.name for f in fields(HandFacts)][: len(_FACTS_ORDER)] != _FACTS_ORDER:  # pragma: no cover - a guard
-    raise RuntimeError("HandFacts fields were reordered: update build_facts")
+"""HandFacts's fields, in the order of its constructor's parameters."""

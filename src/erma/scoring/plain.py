@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from erma.analysis.tables import INC
@@ -38,27 +37,75 @@ _ADD3: Final = sum(3 << (4 * t) for t in range(NUM_KINDS))
 _BIT3: Final = sum(8 << (4 * t) for t in range(NUM_KINDS))
 """Added to packed counts of at most 12, a count above 4 sets the high bit of its 4."""
 
-_TILE_KEY: Final = {text: INC[t] for text, t in TOKENS.items() if t < NUM_KINDS}
-"""A hand tile's packed count by token (flowers are not hand tiles: not here)."""
+_TILE_OF: Final = {text: t for text, t in TOKENS.items() if t < NUM_KINDS}
+"""A hand tile's kind by token (flowers are not hand tiles: not here)."""
 _WIN_KEY: Final = {text: (t, INC[t]) for text, t in TOKENS.items() if t < NUM_KINDS}
 """The winning tile and its packed count by token."""
-_RUN: Final = re.compile(r"[1-9]+[mpsz]")
-_PLAIN_RUN: Final = re.compile(r"[1-9]+[mps]|[1-7]+z")
-_RUN_KEY: dict[str, int] = {}
-"""Memo: one suit's run of mpsz digits (``"123m"``) → its packed counts (bounded)."""
+_RANK: Final = tuple(1 << (4 * (d - 1)) if 1 <= d <= 9 else 0 for d in range(10))
+"""One tile of rank ``d`` (1–9) in a group's packed counts (4 bits a rank)."""
+_HIGH_HONORS: Final = 0xFF << 28
+"""The lanes of 8z and 9z in a group's packed counts: no such honour."""
 _PACKS: dict[tuple[str, str, int], tuple[Group, int]] = {}
 """Memo: a valid pack ``(kind, tile, offer)`` → its group, and the bit of its kind if it is a pung or a
 kong, 0 for a chow (bounded)."""
 
 
-def _run_key(run: str) -> int | None:
-    if not _PLAIN_RUN.fullmatch(run):
-        return None  # honours 8z / 9z: the checked way says what is wrong
-    base = {"m": 0, "p": 9, "s": 18, "z": 27}[run[-1]] - 1
-    key = sum(INC[base + int(d)] for d in run[:-1])
-    if len(_RUN_KEY) < 1 << 16:
-        _RUN_KEY[run] = key
-    return key
+def hand_key(hand: str) -> tuple[int, int]:
+    """The packed counts (4 bits a kind) and the number of tiles of a plain mpsz hand (runs of digits 1–9
+    each closed by ``m``, ``p``, ``s`` or ``z``, honours 1–7z); (−1, 0) for anything else. Each group's
+    counts add up in a small int of their own (four ints, joined once at the end)."""
+    k0 = k1 = k2 = k3 = 0
+    run = 0  # the digits since the last suit letter, as one group's packed counts
+    n = 0
+    pending = False
+    for c in hand:
+        d = ord(c) - 48  # ord("0")
+        if 1 <= d <= 9:
+            run += _RANK[d]
+            n += 1
+            pending = True
+        elif not pending:
+            return -1, 0
+        elif c == "m":
+            k0 += run
+            run = 0
+            pending = False
+        elif c == "p":
+            k1 += run
+            run = 0
+            pending = False
+        elif c == "s":
+            k2 += run
+            run = 0
+            pending = False
+        elif c == "z" and not run & _HIGH_HONORS:
+            k3 += run
+            run = 0
+            pending = False
+        else:
+            return -1, 0
+    if pending:
+        return -1, 0
+    return k0 | k1 << 36 | k2 << 72 | k3 << 108, n
+
+
+def tokens_key(hand: list[object]) -> int:
+    """The packed counts of a hand given as a list of one-tile tokens (``"5m"``, ``"W5"``); −1 if one is not
+    a hand tile. As :func:`hand_key`, four small per-group ints joined at the end."""
+    k0 = k1 = k2 = k3 = 0
+    for token in hand:
+        t = _TILE_OF.get(token, -1) if type(token) is str else -1
+        if t < 0:
+            return -1
+        if t < 9:
+            k0 += 1 << (4 * t)
+        elif t < 18:
+            k1 += 1 << (4 * (t - 9))
+        elif t < 27:
+            k2 += 1 << (4 * (t - 18))
+        else:
+            k3 += 1 << (4 * (t - 27))
+    return k0 | k1 << 36 | k2 << 72 | k3 << 108
 
 
 def _pack(raw: list[object]) -> tuple[Group, int] | None:
@@ -76,33 +123,29 @@ def _pack(raw: list[object]) -> tuple[Group, int] | None:
 
 def plain_facts(record: object) -> HandFacts | None:
     """The facts of a plain, valid record (see above), or None: then the checked way reads the record."""
-    if type(record) is not dict or not PLAIN_KEYS.issuperset(record):
+    if type(record) is not dict:
         return None
-    get = record.get
-    packs = get("packs")
-    hand = get("hand")
-    if type(hand) is str:
-        runs = _RUN.findall(hand)
-        if sum(map(len, runs)) != len(hand):  # something else than runs of digits and a suit letter
+    for k in record:
+        if k not in PLAIN_KEYS:
             return None
-        n = len(hand) - len(runs)
-        key = 0
-        for run in runs:
-            k = _RUN_KEY.get(run)
-            if k is None:
-                k = _run_key(run)
-                if k is None:
-                    return None
-            key += k
+    packs = record.get("packs")
+    hand = record.get("hand")
+    if type(hand) is str:
+        if len(hand) > 40:  # far more than 14 tiles
+            return None
+        key, n = hand_key(hand)
+        if key < 0:
+            return None
     elif type(hand) is list:
         n = len(hand)
-        try:
-            key = sum(map(_TILE_KEY.__getitem__, hand))
-        except (KeyError, TypeError):  # another notation, a flower, not a string
+        if n > 14:
+            return None
+        key = tokens_key(hand)
+        if key < 0:  # another notation, a flower, not a string
             return None
     else:
         return None
-    win_text = get("win_tile")
+    win_text = record.get("win_tile")
     w = _WIN_KEY.get(win_text) if type(win_text) is str else None
     if w is None or type(packs) is not list or n != 13 - 3 * len(packs):
         return None
@@ -131,13 +174,13 @@ def plain_facts(record: object) -> HandFacts | None:
         if (full + _ADD3) & _BIT3:  # a count above 4 in the whole hand
             return None
         declared = tuple(groups)
-    sd = get("is_self_drawn", False)
-    ft = get("is_4th_tile", False)
-    ak = get("is_about_kong", False)
-    wl = get("is_wall_last", False)
-    seat = get("seat_wind", 0)
-    prevalent = get("prevalent_wind", 0)
-    count = get("flower_count", 0)
+    sd = record.get("is_self_drawn", False)
+    ft = record.get("is_4th_tile", False)
+    ak = record.get("is_about_kong", False)
+    wl = record.get("is_wall_last", False)
+    seat = record.get("seat_wind", 0)
+    prevalent = record.get("prevalent_wind", 0)
+    count = record.get("flower_count", 0)
     if not (
         (sd is True or sd is False)
         and (ft is True or ft is False)

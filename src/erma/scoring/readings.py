@@ -17,8 +17,6 @@ tile order m < s < p < 东南西北 < 中发白), which its tie-breaks depend on
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from operator import attrgetter
 from typing import Final
 
 from erma.analysis.tables import INC
@@ -63,42 +61,90 @@ _ODD_BITS: Final = sum(INC)
 """The low bit of every kind's count in a packed key."""
 _PAIR_TEXT: Final = tuple(to_mpsz((t, t)) for t in range(NUM_KINDS))
 """mpsz of each pair, by tile."""
-_SET_TEXT: Final = attrgetter("text")
 
 
-@dataclass(slots=True)
 class HandView:
-    """One reading of a winning hand: its shape and, for set shapes, its sets and pair."""
+    """One reading of a winning hand: its shape and, for set shapes, its sets and pair.
+
+    A plain class with its own ``__init__`` (compiled, a native class: a dataclass's generated
+    ``__init__`` would run as interpreted Python in the compiled build)."""
+
+    __slots__ = (
+        "_wait",
+        "chows",
+        "concealed_kongs",
+        "concealed_pungs",
+        "facts",
+        "features",
+        "knitted",
+        "melded_kongs",
+        "pair",
+        "pungs",
+        "sets",
+        "shape",
+    )
 
     facts: HandFacts
     """What all readings share."""
     shape: str
     """One of the shape names (REGULAR, SEVEN_PAIRS, …)."""
-    sets: tuple[Group, ...] = ()
+    sets: tuple[Group, ...]
     """The sets: declared first, then those of the standing tiles (knitted: the one set beside the 组合龙)."""
-    pair: Tile = -1
+    pair: Tile
     """The pair's kind (雀头), −1 if the shape has none."""
-    knitted: tuple[Tile, ...] = ()
+    knitted: tuple[Tile, ...]
     """The nine tiles of the knitted straight (组合龙), if the reading has one."""
-    chows: tuple[Tile, ...] = ()
+    chows: tuple[Tile, ...]
     """Lowest tile of each chow, in reference order."""
-    pungs: tuple[Tile, ...] = ()
+    pungs: tuple[Tile, ...]
     """Tile of each pung and kong, in reference order."""
-    concealed_pungs: int = 0
+    concealed_pungs: int
     """Concealed pungs and kongs (暗刻), after a discard completing a pung made it melded."""
-    melded_kongs: int = 0
+    melded_kongs: int
     """Claimed kongs (明杠, exposed or added)."""
-    concealed_kongs: int = 0
+    concealed_kongs: int
     """Concealed kongs (暗杠)."""
-    features: int = 0
+    features: int
     """The facts (``F_*`` bits) that hold for this reading: the hand's and the reading's."""
-    _wait: int = field(default=-1, repr=False)
+    _wait: int
+    """:meth:`wait_kind` once known, −1 before."""
+
+    def __init__(
+        self,
+        facts: HandFacts,
+        shape: str,
+        sets: tuple[Group, ...] = (),
+        pair: Tile = -1,
+        knitted: tuple[Tile, ...] = (),
+        chows: tuple[Tile, ...] = (),
+        pungs: tuple[Tile, ...] = (),
+        concealed_pungs: int = 0,
+        melded_kongs: int = 0,
+        concealed_kongs: int = 0,
+        features: int = 0,
+        wait: int = -1,
+    ) -> None:
+        self.facts = facts
+        self.shape = shape
+        self.sets = sets
+        self.pair = pair
+        self.knitted = knitted
+        self.chows = chows
+        self.pungs = pungs
+        self.concealed_pungs = concealed_pungs
+        self.melded_kongs = melded_kongs
+        self.concealed_kongs = concealed_kongs
+        self.features = features
+        self._wait = wait
+
+    def __repr__(self) -> str:
+        return f"HandView({self.shape!r}, {self.describe()!r})"
 
     def describe(self) -> str:
         """The reading in mpsz, sets then pair: ``123m 123m 123m 789p 55z``."""
         if self.shape in (SEVEN_PAIRS, THIRTEEN_ORPHANS, HONORS_KNITTED):
             return self.facts.text or part_text(self.facts.tiles)
-        parts = list(map(_SET_TEXT, self.sets))
+        parts = [g.text for g in self.sets]
         if self.pair >= 0:
             parts.append(_PAIR_TEXT[self.pair])
         if self.knitted:
@@ -149,24 +195,6 @@ class HandView:
         if pos & 2:
             return 2
         return 3 if pos & 4 else 0
-
-
-_VIEW_ORDER: Final = [
-    "facts",
-    "shape",
-    "sets",
-    "pair",
-    "knitted",
-    "chows",
-    "pungs",
-    "concealed_pungs",
-    "melded_kongs",
-    "concealed_kongs",
-    "features",
-]
-"""HandView's first fields, in the order _view and readings_of build it positionally."""
-if [f.name for f in fields(HandView)][: len(_VIEW_ORDER)] != _VIEW_ORDER:  # pragma: no cover - a guard
-    raise RuntimeError("HandView fields were reordered: update _view and readings_of")
 
 
 def _view(
@@ -231,9 +259,7 @@ def _view(
             f |= F_EDGE_PAIR
     elif pair >= 27:
         f |= F_EDGE_PAIR
-    view = HandView(  # positional, in field order (_VIEW_ORDER)
-        facts, shape, sets, pair, knitted, tuple(chows), tuple(pungs), cp, mk, ck, f
-    )
+    view = HandView(facts, shape, sets, pair, knitted, tuple(chows), tuple(pungs), cp, mk, ck, f)
     if f & F_WAIT_SPOT:  # the wait fan is a fact of the reading: the wait detectors need it
         if shape == REGULAR:  # HandView._wait_kind, from the loop above
             if pair == win:
@@ -309,21 +335,21 @@ _Combo = tuple[GroupReading, GroupReading, GroupReading, GroupReading]
 def _combos(infos: SuitInfos) -> tuple[list[_Combo], int]:
     """Every reading of a 3k+2 hand, given the per-suit infos of its packed key, as one part per group
     (unordered), and the group of the pair."""
-    m0, m1, m2, m3 = infos[0][8], infos[1][8], infos[2][8], infos[3][8]
+    m0, m1, m2, m3 = infos
     # The pair sits in a group of 3k + 2 tiles, whose bare list is empty: the first group with paired
     # readings is the only one that can hold it (a second one would leave no bare reading for itself).
-    if m0[1]:
+    if m0.paired:
         pi = 0
-        g0, g1, g2, g3 = m0[1], m1[0], m2[0], m3[0]
-    elif m1[1]:
+        g0, g1, g2, g3 = m0.paired, m1.bare, m2.bare, m3.bare
+    elif m1.paired:
         pi = 1
-        g0, g1, g2, g3 = m0[0], m1[1], m2[0], m3[0]
-    elif m2[1]:
+        g0, g1, g2, g3 = m0.bare, m1.paired, m2.bare, m3.bare
+    elif m2.paired:
         pi = 2
-        g0, g1, g2, g3 = m0[0], m1[0], m2[1], m3[0]
-    elif m3[1]:
+        g0, g1, g2, g3 = m0.bare, m1.bare, m2.paired, m3.bare
+    elif m3.paired:
         pi = 3
-        g0, g1, g2, g3 = m0[0], m1[0], m2[0], m3[1]
+        g0, g1, g2, g3 = m0.bare, m1.bare, m2.bare, m3.paired
     else:
         return [], 0
     if not (g0 and g1 and g2 and g3):
@@ -448,9 +474,7 @@ def readings_of(facts: HandFacts) -> list[HandView]:
             if facts.unique_wait:  # the wait fan is a fact of the reading: the wait detectors need it
                 w = 1 if pos & 1 else 2 if pos & 2 else 3
                 f |= _F_WAIT[w]
-        view = HandView(facts, REGULAR, sets, pair, (), chows, pungs, cp, mk, ck, f)  # as _VIEW_ORDER
-        view._wait = w
-        out.append(view)
+        out.append(HandView(facts, REGULAR, sets, pair, (), chows, pungs, cp, mk, ck, f, w))
     return out
 
 

@@ -6,9 +6,9 @@ the pair (:class:`GroupReading`): the hand's facts and its regular readings are 
 
 >>> from erma.analysis.tables import INC
 >>> m = suit_infos(sum(INC[t] for t in (0, 1, 2, 27, 27)))
->>> m[0][2], m[3][2], m[0][5]
+>>> m[0].kinds, m[3].kinds, m[0].text
 ((0, 1, 2), (27,), '123m')
->>> [(r.chows, r.pair) for r in m[0][8][0]], [(r.pungs, r.pair) for r in m[3][8][1]]
+>>> [(r.chows, r.pair) for r in m[0].bare], [(r.pungs, r.pair) for r in m[3].paired]
 ([((0,), -1)], [((), 27)])
 """
 
@@ -157,20 +157,52 @@ def _group_parts(key: int, base: int) -> tuple[list[GroupReading], list[GroupRea
     return bare, paired
 
 
-SuitInfo = tuple[
-    tuple[int, ...],
-    tuple[Tile, ...],
-    tuple[Tile, ...],
-    int,
-    int,
-    str,
-    int,
-    int,
-    tuple[list[GroupReading], list[GroupReading]],
-]
-"""Of one group's counts: (counts, tiles, kinds, presence bits, largest count, mpsz text, the "only …"
-facts its kinds allow (combined with &), the facts it makes hold (combined with |), its readings as sets
-without and with the pair)."""
+class SuitInfo:
+    """What one group's slice of a packed key holds (memoised): its counts, tiles, kinds, presence bits,
+    largest count, mpsz text, the "only …" facts its kinds allow (combined with &), the facts it makes hold
+    (combined with |), and its readings as sets without and with the pair. A plain class (a native class
+    when compiled: read field by field, never unpacked)."""
+
+    __slots__ = ("bare", "bits", "counts", "high", "kinds", "only", "paired", "some", "text", "tiles")
+
+    counts: tuple[int, ...]
+    tiles: tuple[Tile, ...]
+    kinds: tuple[Tile, ...]
+    bits: int
+    high: int
+    text: str
+    only: int
+    some: int
+    bare: list[GroupReading]
+    """The group's readings as sets alone (3k tiles)."""
+    paired: list[GroupReading]
+    """The group's readings as sets and the pair (3k + 2 tiles)."""
+
+    def __init__(
+        self,
+        counts: tuple[int, ...],
+        tiles: tuple[Tile, ...],
+        kinds: tuple[Tile, ...],
+        bits: int,
+        high: int,
+        text: str,
+        only: int,
+        some: int,
+        bare: list[GroupReading],
+        paired: list[GroupReading],
+    ) -> None:
+        self.counts = counts
+        self.tiles = tiles
+        self.kinds = kinds
+        self.bits = bits
+        self.high = high
+        self.text = text
+        self.only = only
+        self.some = some
+        self.bare = bare
+        self.paired = paired
+
+
 SuitInfos = tuple[SuitInfo, SuitInfo, SuitInfo, SuitInfo]
 _SUIT_INFO: tuple[dict[int, SuitInfo], ...] = ({}, {}, {}, {})
 """Memo, one per group (the three suits, the honours): the group's slice of a packed count key → info."""
@@ -186,8 +218,10 @@ def _suit_info(k: int, gi: int) -> SuitInfo:
     high = max(counts)
     only = _SUIT_ALL[gi][bits] if gi < 3 else _HONOR_ALL[bits]
     some = (_HONOR_ANY[bits] if gi == 3 else 0) | (F_FOUR_COPIES if high >= 4 else 0)
-    parts = _group_parts(k, base)
-    got = (counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some, parts)
+    bare, paired = _group_parts(k, base)
+    got = SuitInfo(
+        counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some, bare, paired
+    )
     memo = _SUIT_INFO[gi]
     if len(memo) > 1 << 16:  # a bound far above what hands produce
         memo.clear()
@@ -199,17 +233,25 @@ def suit_infos(key: int) -> SuitInfos:
     """The per-suit infos of a packed key (memoised)."""
     i0, i1, i2, i3 = _SUIT_INFO
     k = key & SUIT_MASK
-    m0 = i0.get(k) or _suit_info(k, 0)
+    m0 = i0.get(k)
+    if m0 is None:
+        m0 = _suit_info(k, 0)
     k = (key >> 36) & SUIT_MASK
-    m1 = i1.get(k) or _suit_info(k, 1)
+    m1 = i1.get(k)
+    if m1 is None:
+        m1 = _suit_info(k, 1)
     k = (key >> 72) & SUIT_MASK
-    m2 = i2.get(k) or _suit_info(k, 2)
+    m2 = i2.get(k)
+    if m2 is None:
+        m2 = _suit_info(k, 2)
     k = key >> 108
-    m3 = i3.get(k) or _suit_info(k, 3)
+    m3 = i3.get(k)
+    if m3 is None:
+        m3 = _suit_info(k, 3)
     return m0, m1, m2, m3
 
 
 def unpack(key: int) -> list[int]:
     """The count vector (34 kinds) of a packed key, from the per-suit memo."""
     m0, m1, m2, m3 = suit_infos(key)
-    return [*m0[0], *m1[0], *m2[0], *m3[0]]
+    return [*m0.counts, *m1.counts, *m2.counts, *m3.counts]

@@ -73,16 +73,36 @@ def _group_waits(counts: tuple[int, ...], suited: bool) -> tuple[tuple[int, int]
 _BOUNDS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 
 _MASK9 = (1 << 36) - 1
-_GroupInfo = tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], int, int]
-"""(flags, (index, flags) of each wait, the waits that complete a pair, the waits that complete sets only,
-and the numbers of those two)."""
+
+
+class _GroupInfo:
+    """What a group key (4 bits a kind) waits on: its flags, the waits (index within the group, flags after
+    adding that kind), the waits that complete a pair and those that complete sets only, and the numbers of
+    those two. A plain class (a native class when compiled: read field by field)."""
+
+    __slots__ = ("flags", "n_pair", "n_set", "pair_waits", "set_waits", "waits")
+
+    def __init__(
+        self,
+        flags: int,
+        waits: tuple[tuple[int, int], ...],
+        pair_waits: tuple[int, ...],
+        set_waits: tuple[int, ...],
+    ) -> None:
+        self.flags = flags
+        self.waits = waits
+        self.pair_waits = pair_waits
+        self.set_waits = set_waits
+        self.n_pair = len(pair_waits)
+        self.n_set = len(set_waits)
+
+
 _SUIT_INFO: dict[int, _GroupInfo] = {}
 _HONOR_INFO: dict[int, _GroupInfo] = {}
 
 
 def _info(key: int, suited: bool) -> _GroupInfo:
-    """(flags, waits, pair waits, set waits) of a group key (4 bits a kind), memoised by the key; waits
-    are indices within the group."""
+    """The :class:`_GroupInfo` of a group key, memoised by the key; waits are indices within the group."""
     memo = _SUIT_INFO if suited else _HONOR_INFO
     got = memo.get(key)
     if got is None:
@@ -90,27 +110,28 @@ def _info(key: int, suited: bool) -> _GroupInfo:
         waits = _group_waits(counts, suited)
         pair_waits = tuple(i for i, f in waits if f & _PAIR)
         set_waits = tuple(i for i, f in waits if f & _SETS)
-        got = memo[key] = (
-            _flags(counts, suited),
-            waits,
-            pair_waits,
-            set_waits,
-            len(pair_waits),
-            len(set_waits),
-        )
+        got = memo[key] = _GroupInfo(_flags(counts, suited), waits, pair_waits, set_waits)
     return got
 
 
 def _infos(key: int) -> tuple[_GroupInfo, _GroupInfo, _GroupInfo, _GroupInfo]:
     """The :func:`_info` of each group of a packed key: the three suits, then the honours."""
     k = key & _MASK9
-    i0 = _SUIT_INFO.get(k) or _info(k, True)
+    i0 = _SUIT_INFO.get(k)
+    if i0 is None:
+        i0 = _info(k, True)
     k = (key >> 36) & _MASK9
-    i1 = _SUIT_INFO.get(k) or _info(k, True)
+    i1 = _SUIT_INFO.get(k)
+    if i1 is None:
+        i1 = _info(k, True)
     k = (key >> 72) & _MASK9
-    i2 = _SUIT_INFO.get(k) or _info(k, True)
+    i2 = _SUIT_INFO.get(k)
+    if i2 is None:
+        i2 = _info(k, True)
     k = key >> 108
-    i3 = _HONOR_INFO.get(k) or _info(k, False)
+    i3 = _HONOR_INFO.get(k)
+    if i3 is None:
+        i3 = _info(k, False)
     return i0, i1, i2, i3
 
 
@@ -138,7 +159,7 @@ def regular_waits_counts(c: Sequence[int]) -> set[Tile]:
 def regular_waits_key(key: int, limit: int = 99) -> list[Tile]:
     """:func:`regular_waits` on a packed key; stops once more than ``limit`` waits are found."""
     i0, i1, i2, i3 = _infos(key)
-    f0, f1, f2, f3 = i0[0], i1[0], i2[0], i3[0]
+    f0, f1, f2, f3 = i0.flags, i1.flags, i2.flags, i3.flags
     if f0 and f1 and f2 and f3:
         groups: tuple[int, ...] = (0, 1, 2, 3)
     else:
@@ -154,9 +175,9 @@ def regular_waits_key(key: int, limit: int = 99) -> list[Tile]:
         # A group of 3k tiles splits into sets only, one of 3k + 2 into sets and a pair: never both, so
         # "the others are all sets" and "one of the others holds the pair" exclude each other.
         if a & b & c & _SETS:
-            found = infos[gi][2]  # this group takes the pair
+            found = infos[gi].pair_waits  # this group takes the pair
         elif (a & _PAIR and b & c & _SETS) or (b & _PAIR and a & c & _SETS) or (c & _PAIR and a & b & _SETS):
-            found = infos[gi][3]
+            found = infos[gi].set_waits
         else:
             continue
         if found:
@@ -175,7 +196,7 @@ def regular_wait_count(key: int) -> int:
     broken = None
     pairs = 0
     for i in (i0, i1, i2, i3):
-        f = i[0]
+        f = i.flags
         if not f:
             if broken is not None:
                 return 0
@@ -183,13 +204,13 @@ def regular_wait_count(key: int) -> int:
         elif f & _PAIR:
             pairs += 1
     if broken is not None:
-        return broken[4] if pairs == 0 else broken[5] if pairs == 1 else 0
+        return broken.n_pair if pairs == 0 else broken.n_set if pairs == 1 else 0
     if pairs == 2:  # each pair group may take the tile as sets, the other keeping the pair
-        return sum([i[5] for i in (i0, i1, i2, i3) if i[0] & _PAIR])
+        return sum([i.n_set for i in (i0, i1, i2, i3) if i.flags & _PAIR])
     if pairs == 0:
-        return i0[4] + i1[4] + i2[4] + i3[4]
+        return i0.n_pair + i1.n_pair + i2.n_pair + i3.n_pair
     if pairs == 1:  # (not 3k + 1 tiles: no wait in fact, but counted as regular_waits_key counts)
-        return sum([i[4] if i[0] & _PAIR else i[5] for i in (i0, i1, i2, i3)])
+        return sum([i.n_pair if i.flags & _PAIR else i.n_set for i in (i0, i1, i2, i3)])
     return 0
 
 
