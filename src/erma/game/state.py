@@ -117,6 +117,23 @@ class Event:
     private: bool = False
     """Only ``secret_to`` learns that it happened at all (an offer the opponent must not notice)."""
 
+    def __init__(
+        self,
+        type: str,
+        seat: int | None,
+        data: dict[str, Any],
+        secret: dict[str, Any] | None = None,
+        secret_to: int | None = None,
+        private: bool = False,
+    ) -> None:
+        """The dataclass's constructor written out (compiled, it is native code; one event a step)."""
+        self.type = type
+        self.seat = seat
+        self.data = data
+        self.secret = secret
+        self.secret_to = secret_to
+        self.private = private
+
     def for_seat(self, seat: int | None) -> dict[str, Any] | None:
         """The event as ``seat`` may see it (None: the full event, as a record stores it); None if hidden."""
         if self.private and seat is not None and seat != self.secret_to:
