@@ -73,7 +73,7 @@ class BatchEnv(gym.vector.VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarra
         bot = self.bots[i]
         got = 0.0
         while not t.over and t.actor != seat:
-            t.play(bot.choose(t.view if bot.uses_view else None, t.legal()))  # type: ignore[arg-type]
+            t.play_bot(bot)
             if t.over:
                 assert t.state.result is not None
                 got += t.state.result.deltas[seat]
