@@ -5,8 +5,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ## The compiled core (setup.py: mypyc, built in place beside the sources, git-ignored): rebuilt when they change.
 BUILT  := $(VENV)/.compiled
+BOTS   := src/erma/bots/base.py src/erma/bots/claimed.py src/erma/bots/greedy.py src/erma/bots/priors.py \
+          src/erma/bots/random_bot.py src/erma/bots/stakes.py src/erma/bots/expert
 CORE   := $(shell find src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring \
-                   src/erma/rules src/erma/game \
+                   src/erma/rules src/erma/game $(BOTS) \
                    -name '*.py' 2>/dev/null)
 
 .PHONY: run test install install-pure lint typecheck pytest bench clean
@@ -60,7 +62,8 @@ SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fair
           tests/scale/test_faults.py tests/web
 PURE_SUITES := tests/analysis tests/scoring tests/game/test_golden_records.py tests/bots/test_bots.py \
                tests/bots/test_expert_golden.py tests/test_tiles.py tests/test_hand.py tests/test_build.py \
-               src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring src/erma/rules src/erma/game
+               src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring src/erma/rules src/erma/game \
+               $(BOTS)
 
 pytest: $(BUILT)
 	@st=0; \

@@ -20,8 +20,17 @@ COMPILED = [
     "src/erma/scoring",
     "src/erma/rules",
     "src/erma/game",
+    # the bots' hot paths: greedy, the expert's search, and what they stand on
+    "src/erma/bots/base.py",
+    "src/erma/bots/claimed.py",
+    "src/erma/bots/greedy.py",
+    "src/erma/bots/priors.py",
+    "src/erma/bots/random_bot.py",
+    "src/erma/bots/stakes.py",
+    "src/erma/bots/expert",
 ]
-"""What mypyc compiles (files and packages, every module in them): the pure core, layer by layer."""
+"""What mypyc compiles (files and packages, every module in them): the pure core, layer by layer, and the
+bots' hot paths."""
 
 NOT_COMPILED = [
     "src/erma/scoring/cli.py",  # the `erma fan` command's argument handling: nothing hot

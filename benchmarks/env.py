@@ -4,6 +4,10 @@ RLCard's mahjong environment with its observations; and the raw engines (erma's 
 
 - ``erma env``: ``erma.lab.env.raw_env`` (PettingZoo AEC), each step = observe the agent to act (planes,
   scalars, mask), pick a random allowed index, step.
+- ``erma gym``: ``erma.lab.env.SingleAgentEnv`` (Gymnasium, one seat against an erma bot: ``random`` and
+  ``greedy``); each step = a random allowed index of the observation's mask, ``env.step`` (which plays the
+  opponent's decisions up to the agent's next one and returns the agent's next observation). Counted two
+  ways: agent steps (what a Gymnasium loop sees) and decisions (the agent's and the opponent's).
 - ``erma batch``: ``erma.lab.env.BatchEnv`` of 64 hands against the ``random`` bot; counted: every decision,
   the agent's (observation written for each) and the opponent's (the random bot reads no view).
 - ``RLCard env``: ``rlcard.make("mahjong")``; each step = a random legal id from the state it returned
@@ -11,7 +15,9 @@ RLCard's mahjong environment with its observations; and the raw engines (erma's 
 - ``erma engine``: ``new_hand``, ``legal_actions``, a random legal action, ``apply_unchecked`` (no view).
 - ``RLCard game``: ``MahjongGame``: ``get_legal_actions`` of the state, a random one, ``game.step``.
 
-All on one core, in process CPU time (robust to other load), medians of ``--repeats``.
+All on one core, in process CPU time (robust to other load), medians of ``--repeats``. erma runs as this
+process runs it (compiled after ``make install``) and again in pure Python (``ERMA_PURE=1``, a child process,
+same seeds: benchmarks/builds.py).
 Usage: .venv/bin/python benchmarks/env.py [--seconds 3] [--repeats 3]
 """
 
@@ -21,10 +27,15 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from builds import PURE_SIDE, emit, pure_side, this_build
 
 PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
 
@@ -61,6 +72,36 @@ def erma_env(preset: str, seed: int) -> Callable[[float], int]:
         return steps
 
     return body
+
+
+def erma_gym(preset: str, opponent: str, seed: int) -> tuple[Callable[[float], int], list[int]]:
+    """Agent steps of the single-agent env; the list gets the decisions of both seats of each pass."""
+    from erma.lab.env import SingleAgentEnv
+
+    e = SingleAgentEnv(preset, opponent=opponent)
+    obs, _ = e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    decisions: list[int] = []
+
+    def body(seconds: float) -> int:
+        nonlocal obs
+        steps = both = 0
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            for _ in range(200):
+                allowed = np.flatnonzero(obs["action_mask"])
+                state = e._table.state
+                before = len(state.actions)
+                obs, _, over, _, _ = e.step(int(allowed[rng.integers(len(allowed))]))
+                steps += 1
+                both += len(state.actions) - before
+                if over:
+                    obs, _ = e.reset()
+                    both += len(e._table.state.actions)  # the opponent's decisions before the agent's first
+        decisions.append(both)
+        return steps
+
+    return body, decisions
 
 
 def erma_batch(preset: str, seed: int) -> Callable[[float], int]:
@@ -149,35 +190,73 @@ def rlcard_game(seed: int) -> Callable[[float], int]:
     return body
 
 
+def gym_rates(preset: str, opponent: str, seconds: float, repeats: int, seed: int) -> dict[str, float]:
+    """Agent steps/s and decisions/s (both seats) of the single-agent env, medians of ``repeats``."""
+    body, decisions = erma_gym(preset, opponent, seed)
+    steps, both = [], []
+    for _ in range(repeats):
+        t0 = time.process_time()
+        n = body(seconds)
+        dt = time.process_time() - t0
+        steps.append(n / dt)
+        both.append(decisions[-1] / dt)
+    return {"steps": round(statistics.median(steps)), "decisions": round(statistics.median(both))}
+
+
+def erma_side(presets: list[str], seconds: float, repeats: int, seed: int) -> dict[str, object]:
+    """Every erma figure of one build."""
+    out: dict[str, object] = {"build": this_build()}
+    for preset in presets:
+        out[preset] = {
+            "gym_random": gym_rates(preset, "random", seconds, repeats, seed),
+            "gym_greedy": gym_rates(preset, "greedy", seconds, repeats, seed),
+            "env_steps_per_second": round(timed(erma_env(preset, seed), seconds, repeats)),
+            "batch_decisions_per_second": round(timed(erma_batch(preset, seed), seconds, repeats)),
+            "engine_steps_per_second": round(timed(erma_engine(preset, seed), seconds, repeats)),
+        }
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--presets", default=",".join(PRESETS))
+    parser.add_argument(PURE_SIDE, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     s, r = args.seconds, args.repeats
+    presets = args.presets.split(",")
+    if args.pure_side:
+        emit(erma_side(presets, s, r, args.seed))
+        return
+    flags = ["--seconds", str(s), "--repeats", str(r), "--seed", str(args.seed), "--presets", args.presets]
+    pure = pure_side(__file__, flags)
+    assert pure["build"] == "pure", pure
     out: dict[str, object] = {}
     rl_env = timed(rlcard_env(args.seed), s, r)
     rl_game = timed(rlcard_game(args.seed), s, r)
     out["rlcard"] = {"env_steps_per_second": round(rl_env), "game_steps_per_second": round(rl_game)}
     print(f"RLCard mahjong env (observations): {rl_env:>8.0f} steps/s   MahjongGame: {rl_game:>8.0f} steps/s")
-    for preset in PRESETS:
-        env_rate = timed(erma_env(preset, args.seed), s, r)
-        batch_rate = timed(erma_batch(preset, args.seed), s, r)
-        eng = timed(erma_engine(preset, args.seed), s, r)
-        out[preset] = {
-            "env_steps_per_second": round(env_rate),
-            "batch_decisions_per_second": round(batch_rate),
-            "engine_steps_per_second": round(eng),
-            "env_vs_rlcard_env": round(env_rate / rl_env, 2),
-            "engine_vs_rlcard_game": round(eng / rl_game, 2),
-        }
-        print(
-            f"{preset:<12} env {env_rate:>7.0f} steps/s (×{env_rate / rl_env:.2f} RLCard env, "
-            f"{'meets' if env_rate >= 15000 else 'below'} 15,000)"
-            f"   batch(64) {batch_rate:>7.0f} decisions/s"
-            f"   engine {eng:>7.0f} steps/s (×{eng / rl_game:.2f} RLCard MahjongGame)"
-        )
+    mine = erma_side(presets, s, r, args.seed)
+    out["erma"] = mine
+    out["pure"] = pure
+    for preset in presets:
+        for side in (mine, pure):
+            f = side[preset]
+            assert isinstance(f, dict)
+            gr, gg = f["gym_random"], f["gym_greedy"]
+            print(
+                f"{preset:<12} {side['build']:<8} gym vs random {gr['steps']:>6} agent steps/s"
+                f" ({gr['decisions']:>6} decisions/s)   gym vs greedy {gg['steps']:>6} agent steps/s"
+                f" ({gg['decisions']:>6} decisions/s)"
+            )
+            print(
+                f"{'':<21} AEC env {f['env_steps_per_second']:>6} steps/s (×"
+                f"{f['env_steps_per_second'] / rl_env:.2f} RLCard env)   batch(64) "
+                f"{f['batch_decisions_per_second']:>6} decisions/s   engine {f['engine_steps_per_second']:>6}"
+                f" steps/s (×{f['engine_steps_per_second'] / rl_game:.2f} RLCard MahjongGame)"
+            )
     print(json.dumps(out))
 
 

@@ -18,10 +18,19 @@ from erma.analysis import shanten, useful_tiles
 from erma.build import build_info, is_compiled, pure_requested
 from erma.cli import version_text
 from erma.game import Action
+from erma.game.state import Event
 from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
 
-CORE = ("erma.tiles", "erma.hand", "erma.analysis.shapes", "erma.rules.ruleset", "erma.game.state")
+CORE = (
+    "erma.tiles",
+    "erma.hand",
+    "erma.analysis.shapes",
+    "erma.rules.ruleset",
+    "erma.game.state",
+    "erma.bots.greedy",
+    "erma.bots.expert.estimate",
+)
 
 _DIGEST = """
 import hashlib, json, random, sys
@@ -79,7 +88,13 @@ def test_digest_is_sensitive() -> None:
 
 @pytest.mark.parametrize(
     "value",
-    [Meld(MeldKind.PUNG, 5), Meld(MeldKind.CHOW, 0, claimed=1), RuleSet(), Action.parse("discard 5m riichi")],
+    [
+        Meld(MeldKind.PUNG, 5),
+        Meld(MeldKind.CHOW, 0, claimed=1),
+        RuleSet(),
+        Action.parse("discard 5m riichi"),
+        Event("claim_window", 1, {}, {"options": ["pung"]}, 1, private=True),
+    ],
     ids=repr,
 )
 def test_frozen_values_copy_and_pickle(value: object) -> None:

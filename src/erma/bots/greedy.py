@@ -326,7 +326,7 @@ class GreedyBot:
                 worth = wz_wait_value(view, wz_wait(view, k, n - 1, j), my_draw_first=False)
             else:
                 uk = _ukeire(view, k, n - 1, s)
-                worth = uk
+                worth = float(uk)
             rank = (worth, _isolation(view, a.tile), self.rng.random())
             if best is None or rank > best[:3]:
                 best = (*rank, a, uk)

@@ -98,6 +98,22 @@ class Action:
     def __repr__(self) -> str:
         return f"Action.parse({self.to_str()!r})"
 
+    def __eq__(self, other: object) -> bool:
+        """Field by field, as the dataclass's own (written out: compiled, it is native code, and legality
+        compares actions at every step)."""
+        if not isinstance(other, Action):
+            return False
+        return (
+            self.kind is other.kind
+            and self.tile == other.tile
+            and self.riichi == other.riichi
+            and self.index == other.index
+            and self.tiles == other.tiles
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.tile, self.tiles, self.riichi, self.index))
+
     def __str__(self) -> str:
         return self.to_str()
 
@@ -147,3 +163,32 @@ PASS = Action(Kind.PASS)
 WIN = Action(Kind.WIN)
 TIMEOUT = Action(Kind.TIMEOUT)
 ESCAPE = Action(Kind.ESCAPE)
+EXCHANGE = Action(Kind.EXCHANGE)
+
+DISCARD = tuple(Action(Kind.DISCARD, t) for t in range(34))
+"""The actions that name one kind, built once (legality lists them at every step; a compiled frozen
+dataclass's constructor is interpreted Python, see docs/performance.md)."""
+RIICHI = tuple(Action(Kind.DISCARD, t, riichi=True) for t in range(34))
+CHOW = tuple(Action(Kind.CHOW, t) for t in range(34))
+CKONG = tuple(Action(Kind.CONCEALED_KONG, t) for t in range(34))
+AKONG = tuple(Action(Kind.ADDED_KONG, t) for t in range(34))
+XKONG = tuple(Action(Kind.EXTEND_KONG, t) for t in range(34))
+SELECT = tuple(Action(Kind.SELECT, t) for t in range(34))
+CUO = tuple(Action(Kind.CUO, t) for t in range(34))
+_PICKS: list[Action] = []
+_ACCEPTS: dict[tuple[Tile, ...], Action] = {}
+
+
+def pick(index: int) -> Action:
+    """``pick index`` (海底捞月), one value per index."""
+    while len(_PICKS) <= index:
+        _PICKS.append(Action(Kind.PICK, index=len(_PICKS)))
+    return _PICKS[index]
+
+
+def accept(tiles: tuple[Tile, ...]) -> Action:
+    """``accept`` giving ``tiles`` (sorted), one value per triple."""
+    found = _ACCEPTS.get(tiles)
+    if found is None:
+        found = _ACCEPTS[tiles] = Action(Kind.ACCEPT, tiles=tiles)
+    return found

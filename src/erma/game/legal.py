@@ -11,7 +11,7 @@ import itertools
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.errors import IllegalActionError
-from erma.game.actions import PASS, WIN, Action, Kind
+from erma.game.actions import CUO, DISCARD, EXCHANGE, PASS, SELECT, WIN, Action, Kind, accept, pick
 from erma.game.family import Win
 from erma.game.seen import visible_counts
 from erma.game.state import GameState, Phase
@@ -19,12 +19,6 @@ from erma.hand import Meld
 from erma.rules.shapes import shape_mask
 from erma.tiles import Tile
 
-DISCARD = tuple(Action(Kind.DISCARD, t) for t in range(34))
-RIICHI = tuple(Action(Kind.DISCARD, t, riichi=True) for t in range(34))
-CHOW = tuple(Action(Kind.CHOW, t) for t in range(34))
-CKONG = tuple(Action(Kind.CONCEALED_KONG, t) for t in range(34))
-AKONG = tuple(Action(Kind.ADDED_KONG, t) for t in range(34))
-XKONG = tuple(Action(Kind.EXTEND_KONG, t) for t in range(34))
 PUNG = Action(Kind.PUNG)
 KONG = Action(Kind.KONG)
 MAIDI = Action(Kind.MAIDI)
@@ -156,18 +150,18 @@ def _legal(state: GameState, seat: int) -> list[Action]:
         room = min(
             len(state.reserve), rules.start_exchange_max if rules.start_exchange_max is not None else 99
         )
-        out = [Action(Kind.EXCHANGE)]
+        out = [EXCHANGE]
         if len(me.selected) < room:
-            out += [Action(Kind.SELECT, t) for t in rules.kinds if me.counts[t] > me.selected.count(t)]
+            out += [SELECT[t] for t in rules.kinds if me.counts[t] > me.selected.count(t)]
         return out
     if ph is Phase.TRIPLET:
         kinds = [t for t in state.rules.kinds for _ in range(min(3, me.counts[t]))]
         combos = sorted(set(itertools.combinations(kinds, 3)))
-        return [PASS, *(Action(Kind.ACCEPT, tiles=c) for c in combos)]
+        return [PASS, *(accept(c) for c in combos)]
     if ph is Phase.CUO:
-        return [PASS, *(Action(Kind.CUO, t) for t in cuo_kinds(state, seat))]
+        return [PASS, *(CUO[t] for t in cuo_kinds(state, seat))]
     if ph is Phase.HAIDI:
-        return [Action(Kind.PICK, index=i) for i in range(len(state.reserve))]
+        return [pick(i) for i in range(len(state.reserve))]
     return []
 
 
@@ -224,7 +218,7 @@ def timeout_action(state: GameState, seat: int) -> Action:
                 return a
         return max(plain, key=lambda a: a.tile)
     if ph is Phase.EXCHANGE:
-        return Action(Kind.EXCHANGE)
+        return EXCHANGE
     if ph is Phase.HAIDI:
-        return Action(Kind.PICK, index=state.rng.randrange(len(state.reserve)))
+        return pick(state.rng.randrange(len(state.reserve)))
     return PASS

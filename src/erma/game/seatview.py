@@ -186,8 +186,9 @@ def seen_phase(state: GameState, seat: int) -> tuple[Phase, int]:
     return state.phase, state.actor
 
 
-def seat_view(state: GameState, seat: int) -> SeatView:
-    """Everything ``seat`` may know now."""
+def seat_view(state: GameState, seat: int, legal: list[Action] | None = None) -> SeatView:
+    """Everything ``seat`` may know now. ``legal``: :func:`legal_actions` of ``seat`` in this state, when
+    the caller has it already (a player loop lists them once a step)."""
     me = state.seats[seat]
     opp = state.seats[1 - seat]
     family = state.family
@@ -203,7 +204,7 @@ def seat_view(state: GameState, seat: int) -> SeatView:
         texts.append(tuple(row))
     acting = state.actor == seat
     phase, actor = seen_phase(state, seat)
-    legal = tuple(legal_actions(state, seat))
+    legal_now = tuple(legal_actions(state, seat) if legal is None else legal)
     counts, key, jokers = family.played(state, seat)
     return SeatView(
         seat=seat,
@@ -230,7 +231,7 @@ def seat_view(state: GameState, seat: int) -> SeatView:
         bonus_kinds=tuple(state.bonus_kinds),
         last_discard=state.last_discard,
         version=len(state.events),
-        legal=legal,
+        legal=legal_now,
         visible=tuple(visible_counts(state, seat)[:34]),
         offer=state.offer if acting and state.phase is Phase.TRIPLET else None,
         selected=tuple(me.selected) if acting and state.phase is Phase.EXCHANGE else (),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from erma.analysis.tables import INC
+from erma.frozen import reduce_frozen
 from erma.game.family import Family  # at run time: compiled, a dataclass field's type must exist
 from erma.game.result import DrawSource, HandResult
 from erma.hand import Meld
@@ -116,6 +117,28 @@ class Event:
     secret_to: int | None = None
     private: bool = False
     """Only ``secret_to`` learns that it happened at all (an offer the opponent must not notice)."""
+
+    def __init__(
+        self,
+        type: str,
+        seat: int | None,
+        data: dict[str, Any],
+        secret: dict[str, Any] | None = None,
+        secret_to: int | None = None,
+        private: bool = False,
+    ) -> None:
+        """The dataclass's constructor written out (compiled, it is native code; one event a step)."""
+        self.type = type
+        self.seat = seat
+        self.data = data
+        self.secret = secret
+        self.secret_to = secret_to
+        self.private = private
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Rebuilt through the constructor (copy, pickle; compiled, a class with its own ``__init__`` cannot
+        be made empty first)."""
+        return reduce_frozen(self)
 
     def for_seat(self, seat: int | None) -> dict[str, Any] | None:
         """The event as ``seat`` may see it (None: the full event, as a record stores it); None if hidden."""

@@ -182,7 +182,7 @@ def play_tracked(rules: RuleSet, seed: str, bot_names: Sequence[str], bot_seeds:
                 gap[seat] = g if old is None else max(old, g)
         legal = legal_actions(state, seat)
         bot = bots[seat]
-        action = bot.choose(seat_view(state, seat) if bot.uses_view else None, legal)  # type: ignore[arg-type]
+        action = bot.choose(seat_view(state, seat, legal) if bot.uses_view else None, legal)  # type: ignore[arg-type]
         apply_unchecked(state, seat, action)
     out = outcome(state)
     return HandStat(

@@ -46,7 +46,7 @@ def play_hand(rules: RuleSet, seed: str, bots: Sequence[Bot], dealer: int | None
         seat = state.actor
         legal = legal_actions(state, seat)
         bot = bots[seat]
-        action = bot.choose(seat_view(state, seat) if bot.uses_view else None, legal)  # type: ignore[arg-type]
+        action = bot.choose(seat_view(state, seat, legal) if bot.uses_view else None, legal)  # type: ignore[arg-type]
         apply_unchecked(state, seat, action)
     return state
 

@@ -32,6 +32,12 @@ from erma.hand import Meld
 from erma.scoring import WinContext
 from erma.scoring.pipeline import score_counts_declared
 
+try:
+    from mypy_extensions import mypyc_attr  # read by the compiler; a no-op at run time
+except ImportError:  # pure Python without mypy installed
+    from erma.bots.expert.options import mypyc_attr
+
+
 _POINTS: dict[tuple[object, ...], int | None] = {}
 """Scored imagined wins, by everything the score reads (shared by every decision of the process)."""
 _MISSING = object()
@@ -41,6 +47,7 @@ _CONTEXTS: dict[tuple[object, ...], int] = {}
 flowers, bonus kinds, dealer), by a small id that keys :data:`_POINTS`."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the coach's ReviewEstimator (not compiled) extends it
 class Estimator:
     """The value to come of hands from one seat view (memoised for the decision)."""
 

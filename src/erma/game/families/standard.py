@@ -14,21 +14,9 @@ from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.errors import IllegalActionError
 from erma.game import deal
-from erma.game.actions import WIN, Action, Kind
+from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, RIICHI, WIN, XKONG, Action, Kind
 from erma.game.family import Win
-from erma.game.legal import (
-    AKONG,
-    CHOW,
-    CKONG,
-    DISCARD,
-    KONG,
-    PUNG,
-    RIICHI,
-    XKONG,
-    find_win,
-    has_wait,
-    waits_of,
-)
+from erma.game.legal import KONG, PUNG, find_win, has_wait, waits_of
 from erma.game.result import EndReason, HandResult, WinHow
 from erma.game.settle import hands_shown, win_deltas
 from erma.game.state import GameState

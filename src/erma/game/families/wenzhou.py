@@ -12,10 +12,10 @@ from typing import Any
 
 from erma.analysis.tables import INC
 from erma.game import deal, flow
-from erma.game.actions import WIN, Action, Kind
+from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
 from erma.game.family import Win
-from erma.game.legal import AKONG, CHOW, CKONG, DISCARD, KONG, PUNG, find_win
+from erma.game.legal import KONG, PUNG, find_win
 from erma.game.result import DrawSource, EndReason, FanEntry, Grade, HandResult, WinHow
 from erma.game.settle import hands_shown, win_deltas
 from erma.game.state import GameState, Phase

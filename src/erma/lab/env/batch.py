@@ -80,7 +80,7 @@ class BatchEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         bot = self.bots[i]
         got = 0.0
         while not t.over and t.actor != seat:
-            t.play(bot.choose(t.view if bot.uses_view else None, t.legal()))  # type: ignore[arg-type]
+            t.play_bot(bot)
             if t.over:
                 assert t.state.result is not None
                 got += t.state.result.deltas[seat]

@@ -63,7 +63,7 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         other = 1 - self.seat
         bot = self.opponent
         while not t.over and t.actor == other:
-            t.play(bot.choose(t.view if bot.uses_view else None, t.legal()))  # type: ignore[arg-type]
+            t.play_bot(bot)
             if t.over:
                 assert t.state.result is not None
                 got += t.state.result.deltas[self.seat]

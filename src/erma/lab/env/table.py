@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from erma.analysis import shapes
+from erma.bots import Bot
 from erma.bots.nn.features import (
     NUM_ACTIONS,
     NUM_ORACLE,
@@ -145,6 +146,13 @@ class Table:
     def legal(self) -> list[Action]:
         """The actor's legal engine actions."""
         return legal_actions(self.state, self.state.actor)
+
+    def play_bot(self, bot: Bot) -> None:
+        """Let ``bot`` decide for the actor and apply its choice (a bot that reads the view gets the legal
+        actions the view lists: found once a decision)."""
+        view = self.view if bot.uses_view else None
+        legal = list(view.legal) if view is not None else self.legal()
+        self.play(bot.choose(view, legal))  # type: ignore[arg-type]
 
     def step(self, index: int, rng: random.Random) -> tuple[list[float], bool]:
         """Apply action ``index`` for the actor: (rewards of both seats, whether it was illegal)."""
