@@ -120,6 +120,10 @@ def test_a_guest_upgrades_on_the_page_and_keeps_balance_and_history(page: Page, 
     open_as(p, token, "/ranks.html", lang="en")
     p.page.wait_for_selector("[data-testid=upgrade-form]")
     assert str(before["balance"]) in p.page.inner_text("[data-testid=account-beans]")
+    sizes = "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+    form = "[data-testid=upgrade-form]"
+    fields = p.page.eval_on_selector_all(f"{form} input, {form} button", sizes)
+    assert fields and min(fields) >= 16, fields  # a phone zooms into a smaller field it focuses
     p.page.fill("[data-testid=up-name]", "Lotus")
     p.page.fill("[data-testid=up-password]", "short")  # refused: the error is shown, nothing changes
     p.page.click("[data-testid=upgrade]")

@@ -162,8 +162,14 @@ def test_the_tutorial_plays_to_its_end(
         else:
             assert "dingdi" in steps or "maidi" in steps, steps
             assert "chow" in steps, steps
+        settled = "() => !document.querySelector('[data-testid=settlement]').getAnimations().length"
+        p.page.wait_for_function(settled)  # its entry (pop) done
+        box = p.page.eval_on_selector("#tutorial", "e => e.getBoundingClientRect().bottom")
+        settle = p.page.eval_on_selector("[data-testid=settlement]", "e => e.getBoundingClientRect().top")
+        assert box <= settle, (box, settle)  # the last prompt hides none of the settlement (its headline)
         p.page.click("[data-testid=tutorial-done]")
         p.page.wait_for_selector("[data-testid=lobby]")
+        assert p.page.evaluate("() => document.getElementById('app').style.paddingTop") == ""
         assert p.page.locator("[data-testid=tutorial-offer]").count() == 0  # offered once
         assert p.page.locator("#tutorial").count() == 0
     finally:

@@ -41,8 +41,8 @@ const W = {
     win: "你和了！按亮着的「和」。",
     haidi: "海底捞月：从备用牌里盲摸一张，点任意一张。",
     stray: "你走了自己的路，很好！照提示按亮着的按钮，或者出一张不要的牌。",
-    end_win: "教程完成：你和了！上面就是这手牌怎么算分的。",
-    end: "教程完成！上面是这手牌的结算。",
+    end_win: "教程完成：你和了！下面就是这手牌怎么算分的。",
+    end: "教程完成！下面是这手牌的结算。",
   },
   en: {
     offer_title: "New here? Play a guided first hand",
@@ -70,8 +70,8 @@ const W = {
     win: "That tile wins! Press the lit Win.",
     haidi: "海底捞月: pick one reserve tile blind, tap any.",
     stray: "Your own way, fine! Follow the lit buttons, or discard a tile you do not need.",
-    end_win: "Tutorial done: you won! Above is how the hand is scored.",
-    end: "Tutorial done! Above is the hand's settlement.",
+    end_win: "Tutorial done: you won! Below is how the hand is scored.",
+    end: "Tutorial done! Below is the hand's settlement.",
   },
 };
 
@@ -143,6 +143,7 @@ function box() {
 
 function hideBox() {
   document.getElementById("tutorial")?.remove();
+  app.style.paddingTop = "";
 }
 
 function show(text, step, end = false) {
@@ -150,6 +151,9 @@ function show(text, step, end = false) {
   b.dataset.step = step;
   b.replaceChildren(el("span", "tut-text", text));
   b.appendChild(end ? btn(w("done"), "small go", finish, "tutorial-done") : btn(w("skip"), "small ghost", finish, "tutorial-skip"));
+  // at the hand's end the prompt sits above the settlement rather than over its headline (比赛结束)
+  const top = app.getBoundingClientRect().top + window.scrollY;
+  app.style.paddingTop = end ? `${Math.max(0, b.getBoundingClientRect().bottom + 8 - top)}px` : "";
 }
 
 function light(nodes) {
