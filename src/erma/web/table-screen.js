@@ -1,6 +1,7 @@
 // The table screen's glue: table.js draws it from the view; here are its handlers, the 记牌器's data and
 // the tools beside 托管.
 
+import { decorate } from "./extras.js";
 import { t } from "./i18n.js";
 import { act } from "./moves.js";
 import { settings } from "./settings.js";
@@ -73,6 +74,7 @@ export function renderTableScreen() {
     tools: toolsEl,
     tsumogiri: settings.tsumogiri,
   });
+  decorate(root); // 第 k/n 局, the running scores, quick chat
   S.prev = null; // animate a change once
   return root;
 }
