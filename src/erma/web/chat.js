@@ -34,7 +34,7 @@ export function chatEl() {
   const c = chat();
   const box = el("span", "chat");
   box.dataset.testid = "chat";
-  const open = btn(c.muted ? `💬 ${t("chat_muted_short")}` : "💬", `small tool chat-open${c.open ? " on" : ""}`, () => {
+  const open = btn(c.muted ? "💬🔇" : "💬", `small tool chat-open${c.open ? " on" : ""}`, () => {
     c.open = !c.open;
     render();
   }, "chat-open");

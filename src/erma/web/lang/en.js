@@ -383,7 +383,6 @@ export const en = {
   chat_unmute: "Unmute",
   chat_muted: "Your opponent's chat is hidden for the rest of the match",
   chat_unmuted: "Unmuted",
-  chat_muted_short: "muted",
   err_chat_rate: "One message per 3 seconds",
   err_friend_not_found: "Table not found",
   err_friend_expired: "The table has expired",

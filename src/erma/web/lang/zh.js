@@ -383,7 +383,6 @@ export const zh = {
   chat_unmute: "取消屏蔽",
   chat_muted: "本场不再显示对方的快捷语",
   chat_unmuted: "已取消屏蔽",
-  chat_muted_short: "静",
   err_chat_rate: "发得太快了，3 秒一句",
   err_friend_not_found: "房间不存在",
   err_friend_expired: "房间已过期",
