@@ -116,10 +116,17 @@ async def settle(store: Any, metrics: Counter[str], hand: HandAtEnd, gone: list[
     rules = room.rules
     last = index == size or bool(rules.match_hands and hand_no >= rules.match_hands)
     # stored in the same transaction; the block's last hand (or an escape) rates its match there too
-    rated = rated_hand(rules.family, ids, result, gone, block=block, index=index, closes=last)
+    rated = (
+        rated_hand(rules.family, ids, result, gone, block=block, index=index, closes=last)
+        if room.rated
+        else None  # (a points-only friend table: no rating moves)
+    )
     over = hand.over
     forfeit = forfeit_of(state, result, gone)
-    if forfeit is not None:
+    if rate == 0:  # points only: no hold, no ledger transaction
+        done, op = False, "none"
+        over = over or forfeit is not None
+    elif forfeit is not None:
         escaper, points = forfeit
         done = await store.forfeit(hand.unit, ids[escaper], points * rate, rated=rated)
         over = True
