@@ -28,7 +28,7 @@ SPY = """async () => {
   m.net.send = (msg) => { (window.__sent ||= []).push(msg); send(msg); };
   m.net.__spied = true;
 }"""
-# the real bot match goes quiet (its socket closed for good) before the fed match_end
+# the real bot match goes quiet (its socket closed for good) before the fed messages
 STOP = """async () => (await import(new URL("socket.js", document.baseURI).href)).net.close()"""
 FEED = """async (msg) => {
   const m = await import(new URL("extras.js", document.baseURI).href);
@@ -48,7 +48,9 @@ def phone(browser: Any, url: str, lang: str = "zh") -> Page:
 
 
 def sent(p: Page, kind: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = p.page.evaluate("(k) => (window.__sent || []).filter((m) => m.type === k)", kind)
+    out: list[dict[str, Any]] = p.page.evaluate(
+        "(k) => (window.__sent || []).filter((m) => m.type === k)", kind
+    )
     return out
 
 
@@ -107,7 +109,13 @@ def test_the_form_sends_the_protocols_create_and_a_friend_message_shows_the_invi
         p.page.click("[data-testid=friend-create]")
         p.page.wait_for_function("() => (window.__sent || []).some((m) => m.type === 'friend_create')")
         assert sent(p, "friend_create") == [
-            {"type": "friend_create", "rules": "wenzhou2p", "hands": 16, "stakes": "beans", "room": "web-wenzhou"}
+            {
+                "type": "friend_create",
+                "rules": "wenzhou2p",
+                "hands": 16,
+                "stakes": "beans",
+                "room": "web-wenzhou",
+            }
         ]
         me = p.page.evaluate("() => window.erma.state.account.name")
         p.page.wait_for_timeout(300)  # (this server does not know friend_create: its error comes first)
@@ -131,8 +139,13 @@ def test_the_form_sends_the_protocols_create_and_a_friend_message_shows_the_invi
 def test_refused_codes_get_their_page_and_seat_no_one(browser: Any, web_server: Running, state: str) -> None:
     p = phone(browser, web_server.url, lang="en")
     try:
-        body = {"state": state} if state == "not_found" else {"state": state, "code": CODE, "rules": "classic64"}
-        p.page.route(f"**/api/friend/{CODE}", lambda r: r.fulfill(status=200, content_type="application/json", body=json.dumps(body)))
+        body = (
+            {"state": state} if state == "not_found" else {"state": state, "code": CODE, "rules": "classic64"}
+        )
+        p.page.route(
+            f"**/api/friend/{CODE}",
+            lambda r: r.fulfill(status=200, content_type="application/json", body=json.dumps(body)),
+        )
         serve_join(p, web_server.url)
         p.page.goto(f"{web_server.url}/join/{CODE}")
         p.page.wait_for_selector(f"[data-testid=join][data-state={state}]")
@@ -148,11 +161,24 @@ def test_refused_codes_get_their_page_and_seat_no_one(browser: Any, web_server: 
     assert p.errors == [], p.errors
 
 
-def test_the_join_page_is_two_presses_and_a_refusal_at_join_is_said(browser: Any, web_server: Running) -> None:
+def test_the_join_page_is_two_presses_and_a_refusal_at_join_is_said(
+    browser: Any, web_server: Running
+) -> None:
     p = phone(browser, web_server.url)
     try:
-        info = {"state": "open", "code": CODE, "number": "407215", "rules": "cuopai789", "hands": 8, "stakes": "points", "host": "阿明"}
-        p.page.route(f"**/api/friend/{CODE}", lambda r: r.fulfill(status=200, content_type="application/json", body=json.dumps(info)))
+        info = {
+            "state": "open",
+            "code": CODE,
+            "number": "407215",
+            "rules": "cuopai789",
+            "hands": 8,
+            "stakes": "points",
+            "host": "阿明",
+        }
+        p.page.route(
+            f"**/api/friend/{CODE}",
+            lambda r: r.fulfill(status=200, content_type="application/json", body=json.dumps(info)),
+        )
         serve_join(p, web_server.url)
         p.page.goto(f"{web_server.url}/join/{CODE}")
         p.page.wait_for_selector("[data-testid=join][data-state=open]")
@@ -181,10 +207,12 @@ def test_chat_bubbles_mute_and_the_result_of_a_friend_match(browser: Any, web_se
         p.page.click(".room[data-room=web-classic] [data-testid=bot]")
         p.page.wait_for_function("() => window.erma.state.view && window.erma.state.view.hand")
         assert p.page.locator("[data-testid=chat-open]").count() == 0  # bots never chat
+        p.page.evaluate(STOP)  # (the bot's table goes quiet: what follows is fed)
         # the opponent made a person (a friend table), the table drawn again
         p.page.evaluate(
             "() => { const s = window.erma.state; const o = 1 - s.match.seat;"
-            " for (const ps of [s.match.players, s.view.players]) if (ps && ps[o]) { ps[o].bot = false; ps[o].name = '阿明'; }"
+            " for (const ps of [s.match.players, s.view.players])"
+            "   if (ps && ps[o]) { ps[o].bot = false; ps[o].name = '阿明'; }"
             " window.erma.render(); }"
         )
         seat = p.page.evaluate("() => window.erma.state.match.seat")
@@ -213,21 +241,31 @@ def test_chat_bubbles_mute_and_the_result_of_a_friend_match(browser: Any, web_se
         assert p.page.inner_text("[data-testid=bubble-me]") == "👍"  # (one's own still shows)
 
         # the match ends (the protocol's match_end of a rated bean friend table): the result screen
-        p.page.evaluate(STOP)
         match = p.page.evaluate("() => window.erma.state.match.id")
-        me, opp = seat, 1 - seat
+        me = seat
         pts = lambda a, b: [a, b] if me == 0 else [b, a]  # noqa: E731 (points as [mine, theirs] → by seat)
-        feed(p, {
-            "type": "match_end", "match": match, "scores": pts(30, -30), "hands": 3, "friend": True, "winner": me,
-            "lines": [
-                {"hand_no": 1, "winner": me, "how": "self_draw", "points": pts(24, -24)},
-                {"hand_no": 2, "winner": None, "how": "draw", "points": [0, 0]},
-                {"hand_no": 3, "winner": me, "how": "escape", "points": pts(6, -6)},
-            ],
-            "beans": pts(300, -300), "rating": [{"before": 1500, "after": 1512}, {"before": 1490, "after": 1478}],
-        })
+        feed(
+            p,
+            {
+                "type": "match_end",
+                "match": match,
+                "scores": pts(30, -30),
+                "hands": 3,
+                "friend": True,
+                "winner": me,
+                "lines": [
+                    {"hand_no": 1, "winner": me, "how": "self_draw", "points": pts(24, -24)},
+                    {"hand_no": 2, "winner": None, "how": "draw", "points": [0, 0]},
+                    {"hand_no": 3, "winner": me, "how": "escape", "points": pts(6, -6)},
+                ],
+                "beans": pts(300, -300),
+                "rating": [{"before": 1500, "after": 1512}, {"before": 1490, "after": 1478}],
+            },
+        )
         p.page.wait_for_selector("[data-testid=result]")
-        rows = p.page.eval_on_selector_all("[data-testid=result-lines] tr.line", "rs => rs.map((r) => [r.dataset.how, r.innerText])")
+        rows = p.page.eval_on_selector_all(
+            "[data-testid=result-lines] tr.line", "rs => rs.map((r) => [r.dataset.how, r.innerText])"
+        )
         assert [r[0] for r in rows] == ["self_draw", "draw", "escape"]
         assert "阿明 逃跑" in rows[2][1] and "流局" not in rows[2][1]  # an escape, not a draw
         assert "+24" in rows[0][1] and "+30" in p.page.inner_text("[data-testid=result-lines] tr.total")

@@ -38,8 +38,8 @@ SEE = """() => {
   return {screen: s.screen, hand: s.view ? s.view.hand_no : null, seat: s.match ? s.match.seat : null,
           dealer: s.view ? s.view.dealer : null, handOf: text('[data-testid=hand-of]'),
           me: text('[data-testid=score-me]'), opp: text('[data-testid=score-opp]'),
-          dealerBadge: [...document.querySelectorAll('.seat .who')].map((w) => Boolean(w.querySelector('.badge.dealer'))
-            && w.closest('.seat').classList.contains('me'))};
+          dealerBadge: [...document.querySelectorAll('.seat .who')].map(
+            (w) => Boolean(w.querySelector('.badge.dealer')) && w.closest('.seat').classList.contains('me'))};
 }"""
 
 
@@ -124,7 +124,9 @@ def test_running_score_and_result_screen(browser: Any, short_server: Running) ->
         assert len(rows) == HANDS
         for row, end in zip(rows, ends, strict=True):
             r = end["result"]
-            want = {"win": "self_draw" if r.get("how") in ("self", "haidi") else "discard"}.get(r["reason"], r["reason"])
+            want = {"win": "self_draw" if r.get("how") in ("self", "haidi") else "discard"}.get(
+                r["reason"], r["reason"]
+            )
             assert row["how"] == want, (row, r)
             assert signed(r["deltas"][me]) in row["text"].split(), (row, r["deltas"])
         total_row = p.page.inner_text("[data-testid=result-lines] tr.total")
@@ -173,7 +175,8 @@ def test_an_escape_is_shown_as_an_escape(browser: Any, short_server: Running) ->
             p.page.click("[data-testid=result-open]")
         p.page.wait_for_selector("[data-testid=result]")
         rows = p.page.eval_on_selector_all(
-            "[data-testid=result-lines] tr.line", "rows => rows.map((r) => ({how: r.dataset.how, text: r.innerText}))"
+            "[data-testid=result-lines] tr.line",
+            "rows => rows.map((r) => ({how: r.dataset.how, text: r.innerText}))",
         )
         assert [r["how"] for r in rows] == ["escape"], rows
         assert "escaped" in rows[0]["text"] and "drawn" not in rows[0]["text"], rows
@@ -213,7 +216,9 @@ def test_guest_logout_asks_first_and_offers_the_upgrade(browser: Any, short_serv
         p.page.fill("[data-testid=upgrade-name]", name)
         p.page.fill("[data-testid=upgrade-password]", "s3cret-pass")
         p.page.click("[data-testid=upgrade-keep]")
-        p.page.wait_for_function("(n) => window.erma.state.account && window.erma.state.account.name === n", arg=name)
+        p.page.wait_for_function(
+            "(n) => window.erma.state.account && window.erma.state.account.name === n", arg=name
+        )
         assert p.page.evaluate("() => window.erma.state.account.guest") is False
         assert p.page.locator("[data-testid=logout-dialog]").count() == 0
         # a named account logs out without the question

@@ -61,6 +61,7 @@ function askGuest() {
       S.account = done.account;
       S.balance = done.balance ?? S.balance;
       dlg.close();
+      dlg.remove();
       toast(t("logout_upgraded", { name: done.account.name }), 5000);
       render();
     } catch (err) {

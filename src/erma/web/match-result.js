@@ -51,14 +51,15 @@ export function openResult() {
 const signed = (v) => `${v > 0 ? "+" : ""}${v}`;
 const tone = (v) => (v > 0 ? "plus" : v < 0 ? "minus" : "");
 
-/** A hand's line in words: who won and how, a 流局, or who escaped. */
-function howText(l) {
+/** A hand's line in words: who won and how, a 流局, or who escaped ("you", or the opponent's name). */
+function howText(l, me) {
+  const who = (i) => (i === me ? t("you") : nameOf(i));
   if (l.how === "escape") {
     const escaper = l.escaper ?? (l.winner === null || l.winner === undefined ? null : 1 - l.winner);
-    return escaper === null ? t("how_escape_any") : t("how_escape", { who: nameOf(escaper) });
+    return escaper === null ? t("how_escape_any") : t("how_escape", { who: who(escaper) });
   }
   if (l.how === "draw") return t("how_draw");
-  return `${nameOf(l.winner)} · ${t(`how_${l.how}`)}`;
+  return `${who(l.winner)} · ${t(`how_${l.how}`)}`;
 }
 
 function ratingText(r) {
@@ -104,7 +105,7 @@ export function renderResult() {
     const tr = el("tr", `line how-${l.how}`);
     tr.dataset.how = l.how;
     tr.appendChild(el("td", "hand-no", handOf(l.hand_no, res.length)));
-    tr.appendChild(el("td", "how-text", howText(l)));
+    tr.appendChild(el("td", "how-text", howText(l, me)));
     const p = l.points?.[me] ?? 0;
     tr.appendChild(el("td", `num ${tone(p)}`, signed(p)));
     const cell = el("td", "act");
