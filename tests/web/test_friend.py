@@ -70,6 +70,7 @@ def open_table(a: Page, hands: int = HANDS) -> tuple[str, str]:
     """A (signed in) opens a points-only friend table of `hands` hands: its invite link and 房间号."""
     a.page.click("[data-testid=friend-open]")
     a.page.wait_for_selector("[data-testid=friend-form]")
+    a.page.select_option("[data-testid=friend-rules]", "classic64")  # (the quickest hands to watch)
     a.page.check(f"[data-testid=hands-{hands}]")
     assert a.page.is_checked("[data-testid=stakes-points]")  # points only is the default
     a.page.click("[data-testid=friend-create]")
@@ -198,8 +199,10 @@ def test_two_phones_play_a_friend_match_and_a_rematch(browser: Any, friend_serve
                         f"{st['hand']}/{HANDS} 局" if p is a else f"Hand {st['hand']}/{HANDS}"
                     )
                     fits(p, "running score")
+                    p.page.evaluate("() => { document.querySelector('#notice').style.display = 'none'; }")
                     settle(p)
                     p.shot("friend-score-phone" if p is a else "friend-score-phone-en")
+                    p.page.evaluate("() => { document.querySelector('#notice').style.display = ''; }")
                     shots[p] = True
                 if st["screen"] == "settle":
                     for sel in ("[data-testid=result-open]", "[data-testid=next-hand]"):
