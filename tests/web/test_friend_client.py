@@ -259,7 +259,7 @@ def test_chat_bubbles_mute_and_the_result_of_a_friend_match(browser: Any, web_se
                     {"hand_no": 3, "winner": me, "how": "escape", "points": pts(6, -6)},
                 ],
                 "beans": pts(300, -300),
-                "rating": [{"before": 1500, "after": 1512}, {"before": 1490, "after": 1478}],
+                "rating": [{"before": 25.0, "after": 26.34}, {"before": 27.5, "after": 26.1}],
             },
         )
         p.page.wait_for_selector("[data-testid=result]")
@@ -270,7 +270,8 @@ def test_chat_bubbles_mute_and_the_result_of_a_friend_match(browser: Any, web_se
         assert "阿明 逃跑" in rows[2][1] and "流局" not in rows[2][1]  # an escape, not a draw
         assert "+24" in rows[0][1] and "+30" in p.page.inner_text("[data-testid=result-lines] tr.total")
         assert "+300" in p.page.inner_text("[data-testid=result-beans]")
-        assert "1500 → 1512" in p.page.inner_text("[data-testid=result-rating]")
+        rating = p.page.inner_text("[data-testid=result-rating]")
+        assert "+1.3" in rating and "25.0 → 26.3" in rating and "-1.4" in rating, rating
         assert "你赢了" in p.page.inner_text("[data-testid=result-winner]")
         fits(p, "result")
         touch_targets(p)

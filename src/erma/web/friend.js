@@ -168,6 +168,7 @@ function formEl() {
     }
     if (rooms.length) bean.appendChild(field(t("friend_bean_room"), sel));
     else bean.appendChild(el("p", "muted", t("friend_no_bean_room")));
+    if (rooms.length) bean.appendChild(el("p", "muted small", t("friend_rated"))); // (as every room is)
   }
   // the daily pair cap is said on the form whichever stakes are chosen
   const cap = el("p", "cap-note");

@@ -67,8 +67,9 @@ function ratingText(r) {
   const before = num(r.before);
   const after = num(r.after);
   if (typeof before !== "number" || typeof after !== "number") return null;
-  const d = Math.round(after - before);
-  return { text: `${Math.round(before)} → ${Math.round(after)}`, delta: d };
+  // the rating's mu (docs/ratings.md: 25 for a new player) with one decimal, as the ranks page shows it
+  const d = Math.round((after - before) * 10) / 10;
+  return { text: `${before.toFixed(1)} → ${after.toFixed(1)}`, delta: d, shown: `${d > 0 ? "+" : ""}${d.toFixed(1)}` };
 }
 
 export function renderResult() {
@@ -139,7 +140,7 @@ export function renderResult() {
     for (const i of [me, 1 - me]) {
       if (!ratings[i]) continue;
       const line = el("div", `beanline ${tone(ratings[i].delta)}`);
-      line.append(el("span", "who", nameOf(i)), el("span", "delta", signed(ratings[i].delta)), el("span", "bal", ratings[i].text));
+      line.append(el("span", "who", nameOf(i)), el("span", "delta", ratings[i].shown), el("span", "bal", ratings[i].text));
       box.appendChild(line);
     }
     root.appendChild(box);

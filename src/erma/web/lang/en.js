@@ -311,6 +311,7 @@ export const en = {
   friend_bean_room: "Rate",
   friend_no_bean_room: "No bean room has these rules",
   friend_cap_note: "Bean tables: at most {n} beans a day change hands between the same two players",
+  friend_rated: "Bean tables are rated (as the chosen room is)",
   friend_create: "Open the table",
   friend_creating: "Opening…",
   invite_title: "Invite a friend",

@@ -311,6 +311,7 @@ export const zh = {
   friend_bean_room: "倍率",
   friend_no_bean_room: "这个规则没有豆子房间",
   friend_cap_note: "豆子局：同一对玩家每天最多输赢 {n} 豆（防止互刷）",
+  friend_rated: "豆子局计入评分（和所选房间一样）",
   friend_create: "开房",
   friend_creating: "开房中…",
   invite_title: "邀请好友",
