@@ -66,6 +66,16 @@ def guest(p: Page) -> None:
     p.page.evaluate(SPY)
 
 
+def fits_both_ways(p: Page, where: str) -> None:
+    """Nothing outside the screen at 390×844, nor turned sideways (844×390)."""
+    fits(p, where)
+    p.page.set_viewport_size({"width": 844, "height": 390})
+    p.page.wait_for_timeout(100)
+    fits(p, f"{where}, landscape")
+    p.page.set_viewport_size({"width": 390, "height": 844})
+    p.page.wait_for_timeout(100)
+
+
 def serve_join(p: Page, url: str) -> None:
     """/join/<code> answered with the client page (as the server does), whatever this server's version."""
     page = httpx.get(url + "/", timeout=5).text
@@ -103,7 +113,7 @@ def test_the_form_sends_the_protocols_create_and_a_friend_message_shows_the_invi
         room = p.page.input_value("[data-testid=friend-room]")
         assert room == "web-wenzhou"  # the bean rooms of the chosen rules
         assert "20000" in p.page.inner_text("[data-testid=pair-cap]")
-        fits(p, "form")
+        fits_both_ways(p, "form")
         touch_targets(p)
         p.shot("client-friend-form")
         p.page.click("[data-testid=friend-create]")
@@ -123,7 +133,7 @@ def test_the_form_sends_the_protocols_create_and_a_friend_message_shows_the_invi
         p.page.wait_for_selector("[data-testid=invite]")
         assert p.page.input_value("[data-testid=invite-link]") == f"{web_server.url}/join/{CODE}"
         assert p.page.inner_text("[data-testid=invite-number]") == "407215"
-        fits(p, "invite")
+        fits_both_ways(p, "invite")
         touch_targets(p)
         translated(p, "invite")
         p.shot("client-friend-invite")
@@ -185,7 +195,7 @@ def test_the_join_page_is_two_presses_and_a_refusal_at_join_is_said(
         p.page.evaluate(SPY)
         card = p.page.inner_text("[data-testid=join]")
         assert "阿明" in card and "8 局" in card and "只计分" in card, card
-        fits(p, "join card")
+        fits_both_ways(p, "join card")
         touch_targets(p)
         p.shot("client-join-card")
         p.page.click("[data-testid=join-guest]")  # press 1
@@ -273,7 +283,7 @@ def test_chat_bubbles_mute_and_the_result_of_a_friend_match(browser: Any, web_se
         rating = p.page.inner_text("[data-testid=result-rating]")
         assert "+1.3" in rating and "25.0 → 26.3" in rating and "-1.4" in rating, rating
         assert "你赢了" in p.page.inner_text("[data-testid=result-winner]")
-        fits(p, "result")
+        fits_both_ways(p, "result")
         touch_targets(p)
         translated(p, "result")
         p.page.click("[data-testid=rematch]")
@@ -291,3 +301,23 @@ def test_chat_bubbles_mute_and_the_result_of_a_friend_match(browser: Any, web_se
         translated(p, "result (English)")
     finally:
         p.close()
+
+
+def test_a_rate_limited_lookup_says_so(browser: Any, web_server: Running) -> None:
+    p = phone(browser, web_server.url, lang="en")
+    try:
+        body = json.dumps({"error": "friend_rate", "message": "too many friend look-ups"})
+        p.page.route(
+            f"**/api/friend/{CODE}",
+            lambda r: r.fulfill(status=429, content_type="application/json", body=body),
+        )
+        serve_join(p, web_server.url)
+        p.page.goto(f"{web_server.url}/join/{CODE}")
+        p.page.wait_for_selector("[data-testid=join][data-state=rate]")
+        assert "Too many look-ups" in p.page.inner_text("[data-testid=join]")
+        assert p.page.locator("[data-testid=join-go], [data-testid=join-guest]").count() == 0
+        fits(p, "rate limited")
+    finally:
+        p.close()
+    # (the browser logs the 429 itself; nothing else)
+    assert all("429" in e for e in p.errors), p.errors
