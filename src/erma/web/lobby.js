@@ -151,10 +151,9 @@ export function renderLobby() {
     line.appendChild(btn(t("review"), "ghost small", () => openReview(g.id), "history-review"));
     hist.appendChild(line);
   }
-  root.appendChild(friendCardEl()); // 好友房: open a table for a friend, or join one by its number
   root.appendChild(rooms);
   const side = el("div", "side");
-  side.append(acct, hist);
+  side.append(friendCardEl(), acct, hist); // 好友房 first (on a phone: right under the title, friend.css)
   root.appendChild(side);
   return root;
 }
