@@ -282,7 +282,7 @@ def test_an_escape_is_an_escape_not_a_draw(server: Running) -> None:
     assert end["lines"] == [{"hand_no": 1, "winner": 0, "how": "escape", "points": end["lines"][0]["points"]}]
     assert end["winner"] == 0
     games = got["games"]["games"] if isinstance(got["games"], dict) else got["games"]
-    assert games and games[0]["summary"]["reason"] == "escape"
+    assert games and games[0]["summary"]["reason"] == "escape" and games[0]["summary"]["how"] == "escape"
 
 
 def test_a_bean_friend_table_settles_exactly_and_the_pair_cap_holds(tmp_path: Path) -> None:
