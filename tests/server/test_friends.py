@@ -30,8 +30,9 @@ async def create(c: Client, **fields: Any) -> dict[str, Any]:
 
 async def play_match(c: Client, match: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Let 托管 play this seat to the match's end, confirming each next hand: the hand_starts and the
-    match_end."""
+    match_end (the hand_ends in ``c.hand_ends``)."""
     starts = []
+    c.hand_ends = []  # type: ignore[attr-defined]
     await c.send({"type": "autoplay", "match": match, "on": True})
     await c.send({"type": "next", "match": match})
     while True:
@@ -40,6 +41,7 @@ async def play_match(c: Client, match: str) -> tuple[list[dict[str, Any]], dict[
             starts.append(m)
             await c.send({"type": "autoplay", "match": match, "on": True})
         elif m["type"] == "hand_end":
+            c.hand_ends.append(m)  # type: ignore[attr-defined]
             await c.send({"type": "next", "match": match})
         elif m["type"] == "match_end":
             return starts, m
@@ -173,8 +175,7 @@ def test_a_four_hand_friend_match_to_the_end_then_a_rematch(server: Running) -> 
         assert end["hands"] == 4 and end["friend"] is True and len(end["lines"]) == 4
         total = [sum(ln["points"][i] for ln in end["lines"]) for i in (0, 1)]
         assert total == end["scores"]
-        for line, start in zip(end["lines"][:3], starts[1:], strict=True):  # (running scores add up)
-            assert line["how"] in ("self_draw", "discard", "draw")
+        assert all(line["how"] in ("self_draw", "discard", "draw") for line in end["lines"])
         running = [0, 0]
         for line, start in zip(end["lines"], starts, strict=True):
             assert start["scores"] == running
@@ -205,3 +206,123 @@ def test_a_four_hand_friend_match_to_the_end_then_a_rematch(server: Running) -> 
         await friend.close()
 
     run_async(go())
+
+
+async def friends_at_table(running: Running, **create_fields: Any) -> tuple[Client, Client, str]:
+    """A host and a friend seated at a new friend table: (host, friend, match id)."""
+    host, friend = Client(running), Client(running)
+    host.welcome = await host.connect()  # type: ignore[attr-defined]
+    friend.welcome = await friend.connect()  # type: ignore[attr-defined]
+    invite = await create(host, **create_fields)
+    assert invite["type"] == "friend", invite
+    await friend.send({"type": "friend_join", "code": invite["code"]})
+    m = await host.expect("match")
+    await friend.expect("match")
+    return host, friend, m["match"]
+
+
+def balance(running: Running, c: Client) -> int:
+    me = httpx.get(running.url + "/api/me", headers={"Authorization": f"Bearer {c.token}"}).json()
+    return int(me["balance"])
+
+
+def test_quick_chat_is_rate_limited_and_bots_never_chat(server: Running) -> None:
+    async def go() -> None:
+        host, friend, match = await friends_at_table(server)
+        for c in (host, friend):
+            await c.send({"type": "next", "match": match})
+        for c in (host, friend):
+            await c.expect("hand_start", timeout=15)
+        await host.send({"type": "chat", "phrase": "hurry"})
+        got = [await c.expect("chat") for c in (host, friend)]
+        assert got[0] == got[1] == {"type": "chat", "seat": 0, "phrase": "hurry"}  # (no stream version)
+        await host.send({"type": "chat", "phrase": "thanks"})  # within 3 s: dropped, with a clear error
+        err = await host.expect("error")
+        assert err["code"] == "chat_rate", err
+        await friend.send({"type": "chat", "phrase": "smile"})  # (each player has their own clock)
+        assert (await host.expect("chat")) == {"type": "chat", "seat": 1, "phrase": "smile"}
+        await friend.send({"type": "chat", "phrase": "free text"})  # no free text
+        err = await friend.expect("error")
+        assert err["code"] == "bad_message" and "phrase" in err["message"]
+        await friend.send({"type": "chat", "phrase": "oops", "to": 0})
+        assert (await friend.expect("error"))["code"] == "bad_message"
+        # the table goes on: the match is still there for both
+        await host.send({"type": "resync", "match": match, "version": -1})
+        assert (await host.expect("snapshot"))["match"] == match
+        # a bot is no one to chat with
+        solo = Client(server)
+        await solo.connect()
+        await solo.send({"type": "queue", "room": "cuopai-novice", "opponent": "bot"})
+        await solo.expect("match")
+        await solo.send({"type": "chat", "phrase": "hurry"})
+        assert (await solo.expect("error"))["code"] == "no_opponent"
+        for c in (host, friend, solo):
+            await c.close()
+
+    run_async(go())
+    # chat is not part of any game record
+    server.assert_no_traceback()
+
+
+def test_an_escape_is_an_escape_not_a_draw(server: Running) -> None:
+    async def go() -> dict[str, Any]:
+        host, friend, match = await friends_at_table(server)
+        await host.send({"type": "next", "match": match})
+        await friend.send({"type": "next", "match": match})
+        await friend.expect("hand_start", timeout=15)
+        await friend.send({"type": "leave", "match": match})  # during the hand: 逃跑
+        end = await host.expect("match_end", timeout=15)
+        games = httpx.get(server.url + "/api/games", headers={"Authorization": f"Bearer {host.token}"}).json()
+        await host.close()
+        await friend.close()
+        return {"end": end, "games": games}
+
+    got = run_async(go())
+    end = got["end"]
+    assert end["lines"] == [{"hand_no": 1, "winner": 0, "how": "escape", "points": end["lines"][0]["points"]}]
+    assert end["winner"] == 0
+    games = got["games"]["games"] if isinstance(got["games"], dict) else got["games"]
+    assert games and games[0]["summary"]["reason"] == "escape" and games[0]["summary"]["how"] == "escape"
+
+
+def test_a_bean_friend_table_settles_exactly_and_the_pair_cap_holds(tmp_path: Path) -> None:
+    cap = 40
+    hands: list[dict[str, Any]] = []
+    srv, thread, running = start_server(tmp_path, friend_pair_cap=cap)
+    try:
+
+        async def go() -> tuple[list[dict[str, Any]], list[int], list[int], str]:
+            host, friend, match = await friends_at_table(running, stakes="beans", room="cuopai-novice")
+            before = [c.welcome["balance"] for c in (host, friend)]  # type: ignore[attr-defined]
+            ends: list[dict[str, Any]] = []
+            while True:  # matches until the pair's cap for the day is used up
+                (_, end), _ = await asyncio.gather(play_match(host, match), play_match(friend, match))
+                ends.append(end)
+                hands.extend(host.hand_ends)  # type: ignore[attr-defined]
+                await host.send({"type": "rematch"})
+                reply = await host.expect("rematch", "error")
+                if reply["type"] == "error":
+                    assert reply["code"] == "pair_cap", reply
+                    break
+                await friend.send({"type": "rematch"})
+                match = (await host.expect("match"))["match"]
+                await friend.expect("match")
+                assert len(ends) < 6, "the cap never ran out"
+            after = [balance(running, c) for c in (host, friend)]
+            await host.close()
+            await friend.close()
+            return ends, before, after, host.token
+
+        ends, before, after, _ = run_async(go())
+    finally:
+        stop_server(srv, thread, running)
+    seen = [(e["beans"], e["lines"], e["hands"]) for e in ends], [h["beans"] for h in hands], before, after
+    moved = [sum(e["beans"][i] for e in ends) for i in (0, 1)]
+    assert moved[0] == -moved[1], seen  # beans move between the two, none appear or vanish
+    assert [a - b for a, b in zip(after, before, strict=True)] == moved, seen  # exactly what match_end said
+    assert sum(abs(h["beans"][0]) for h in hands) == cap, seen  # the cap used up, never passed
+    assert [sum(h["beans"][0] for h in hands), sum(h["beans"][1] for h in hands)] == moved
+    assert all(e["rating"][0] is not None for e in ends), seen  # bean friend tables are rated like rooms
+    from erma.cli import main
+
+    assert main(["ledger", "check", "--db", str(tmp_path / "erma.db")]) == 0

@@ -177,6 +177,7 @@ class FriendDesk:
         if found.stakes is Stakes.BEANS:
             await self._bean_checks(found, [host, aid])
         match_id = FRIEND_PREFIX + secrets.token_hex(8)
+        await self.leave(aid)  # (a table of one's own, waiting or ended, is closed)
 
         def sit(t: FriendTable) -> None:
             self._joinable(t, time.time())

@@ -163,13 +163,20 @@ class Ping(_Msg):
     t: float | None = Field(default=None, allow_inf_nan=False)
 
 
+def _match_length(hands: int) -> int:
+    """A friend table's match length: 4, 8 or 16 hands (an integer: not ``4.0``, which a Literal takes)."""
+    if hands not in (4, 8, 16):
+        raise PydanticCustomError("hands", "Input should be 4, 8 or 16")
+    return hands
+
+
 class FriendCreate(_Msg):
     """Open a friend table (好友房) and sit at it: a rule preset, 4, 8 or 16 hands, points only or beans (at
     the rate of ``room``, a bean room of the preset; default its first)."""
 
     type: Literal["friend_create"]
     rules: str = Field(min_length=1, max_length=32)
-    hands: Literal[4, 8, 16]
+    hands: Annotated[int, AfterValidator(_match_length)]
     stakes: Literal["points", "beans"] = "points"
     room: str | None = Field(default=None, min_length=1, max_length=64)
 
