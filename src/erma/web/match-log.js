@@ -87,10 +87,10 @@ export function decorateTable(root) {
   if (theirs) theirs.appendChild(scoreChip(scores[1 - me] ?? 0, "opp"));
 }
 
-/** A history line's escape (a record's summary: reason "escape", or "forfeit" by a player who left), said
- * as an escape — never as a draw; null for any other end. */
+/** A history line's escape (a record's summary: how "escape", reason "escape", or "forfeit" by a player who
+ * left), said as an escape — never as a draw; null for any other end. */
 export function escapeText(sum) {
-  if (sum?.reason !== "escape" && sum?.reason !== "forfeit") return null;
+  if (sum?.how !== "escape" && sum?.reason !== "escape" && sum?.reason !== "forfeit") return null;
   const players = sum.players || [];
   const name = sum.forfeited_by ?? (Number.isInteger(sum.escaper) ? players[sum.escaper] : null);
   if (!name) return t("how_escape_any");
