@@ -226,6 +226,9 @@ def test_chat_bubbles_mute_and_the_result_of_a_friend_match(browser: Any, web_se
             " window.erma.render(); }"
         )
         seat = p.page.evaluate("() => window.erma.state.match.seat")
+        p.page.wait_for_selector("[data-testid=chat-open]")
+        fits_both_ways(p, "table with the chat button")
+        touch_targets(p)
         tap(p, "[data-testid=chat-open]")
         fits(p, "chat panel")
         touch_targets(p)
