@@ -204,7 +204,7 @@ def test_guest_logout_asks_first_and_offers_the_upgrade(browser: Any, short_serv
         dialog.wait_for()
         text = dialog.inner_text()
         balance = p.page.inner_text("[data-testid=balance]")
-        assert "删除" in text and balance in text, text  # it says the beans go
+        assert "丢失" in text and balance in text, text  # it says the beans go
         fits(p, "logout question")
         p.page.click("[data-testid=logout-cancel]")
         assert dialog.count() == 0

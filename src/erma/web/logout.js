@@ -1,6 +1,6 @@
-// Logging out (退出): a named account just logs out; a guest is asked first — logging out destroys the guest
-// account and its beans — and offered the upgrade to a full account (name + password, POST /api/upgrade)
-// right there, which keeps its beans, history and ratings.
+// Logging out (退出): a named account just logs out; a guest is asked first — a guest has no password, so a
+// guest who logs out can never reach its account, beans and history again — and offered the upgrade to a
+// full account (name + password, POST /api/upgrade) right there, which keeps its beans, history and ratings.
 
 import { call, setToken } from "./api.js";
 import { errorText, t } from "./i18n.js";

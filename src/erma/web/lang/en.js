@@ -392,9 +392,9 @@ export const en = {
   err_pair_cap: "You two reached today's cap of beans between you: open a points-only table",
   err_not_friend_table: "Only at a friend table",
   logout_guest_title: "Log out of the guest account?",
-  logout_guest_warn: "A guest account is deleted when it logs out: its {n} beans and its history are lost.",
+  logout_guest_warn: "A guest account has no password: once logged out it cannot be entered again, and its {n} beans and its history are lost.",
   logout_keep_lead: "Pick a name and a password to keep it all:",
   logout_keep: "Sign up and keep it all",
-  logout_anyway: "Log out and delete it",
+  logout_anyway: "Log out and give it up",
   logout_upgraded: "Signed up as {name}; beans and history kept",
 };

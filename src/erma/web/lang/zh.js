@@ -392,9 +392,9 @@ export const zh = {
   err_pair_cap: "你们俩今天的豆子输赢已到上限，请开只计分的房间",
   err_not_friend_table: "只有好友房可以这样做",
   logout_guest_title: "退出游客账号？",
-  logout_guest_warn: "游客账号退出后会被删除：{n} 欢乐豆和战绩都会消失。",
+  logout_guest_warn: "游客账号没有密码：退出后就再也回不来了，{n} 欢乐豆和战绩都会丢失。",
   logout_keep_lead: "起个名字、设个密码，就能保留一切：",
   logout_keep: "注册并保留",
-  logout_anyway: "仍然退出并删除",
+  logout_anyway: "仍然退出（放弃账号）",
   logout_upgraded: "已注册为 {name}，豆子与战绩都保留了",
 };
