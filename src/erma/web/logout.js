@@ -40,6 +40,10 @@ function button(label, cls, testid, onClick) {
 function askGuest() {
   document.querySelector("dialog.logout")?.remove();
   const dlg = el("dialog", "logout card");
+  const shut = () => {
+    dlg.close();
+    dlg.remove(); // at once (the close event comes a task later)
+  };
   dlg.dataset.testid = "logout-dialog";
   dlg.appendChild(el("h2", "", t("logout_guest_title")));
   dlg.appendChild(el("p", "", t("logout_guest_warn", { n: S.balance ?? 0 })));
@@ -60,8 +64,7 @@ function askGuest() {
       const done = await call("POST", "/api/upgrade", { name: name.value.trim(), password: pw.value });
       S.account = done.account;
       S.balance = done.balance ?? S.balance;
-      dlg.close();
-      dlg.remove();
+      shut();
       toast(t("logout_upgraded", { name: done.account.name }), 5000);
       render();
     } catch (err) {
@@ -73,10 +76,10 @@ function askGuest() {
   dlg.appendChild(form);
   const row = el("div", "row");
   row.appendChild(button(t("logout_anyway"), "danger", "logout-confirm", () => {
-    dlg.close();
+    shut();
     endSession();
   }));
-  row.appendChild(button(t("cancel"), "ghost", "logout-cancel", () => dlg.close()));
+  row.appendChild(button(t("cancel"), "ghost", "logout-cancel", shut));
   dlg.appendChild(row);
   dlg.addEventListener("close", () => dlg.remove());
   document.body.appendChild(dlg);
