@@ -3,6 +3,7 @@
 
 import { countdownEl, nextHand, tickCountdown } from "./countdown.js";
 import { pick, t } from "./i18n.js";
+import { resultButton } from "./match-result.js";
 import { openReplay, openReview, toLobby } from "./nav.js";
 import { net } from "./socket.js";
 import { nameOf, roomOf, S } from "./state.js";
@@ -187,5 +188,6 @@ function matchOverEl() {
     }
     box.appendChild(row);
   }
+  if (S.result) box.appendChild(resultButton()); // the match's result screen (every hand, rematch)
   return box;
 }
