@@ -83,6 +83,15 @@ def test_invite_codes_that_seat_nobody(server: Running) -> None:
                 assert err["code"] == "friend_full", err
             assert not await seated(third)
             assert httpx.get(f"{running.url}/api/friend/{code}").json()["state"] == "full"
+            # cancelled by its creator before anyone came: closed, costs nothing, the code seats nobody
+            own = await create(third)
+            await third.send({"type": "friend_cancel"})
+            assert (await third.expect("friend_closed"))["reason"] == "cancelled"
+            await third.send({"type": "friend_cancel"})
+            assert (await third.expect("error"))["code"] == "not_friend_table"
+            assert httpx.get(f"{running.url}/api/friend/{own['code']}").json()["state"] == "expired"
+            await friend.send({"type": "friend_cancel"})  # a table whose match is being played: leave it
+            assert (await friend.expect("error"))["code"] == "already_playing"
             for c in (host, friend, third):
                 await c.close()
 
