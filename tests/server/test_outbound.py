@@ -64,9 +64,11 @@ def test_match_notices() -> None:
 
 
 def test_match_messages() -> None:
-    assert wire(O.HandStart(2, 1, "d", "classic64", "r", dealer=0, scores=[3, -3]).to_dict()) == (
+    assert wire(
+        O.HandStart(2, 1, "d", "classic64", "r", dealer=0, scores=[3, -3], bean_rate=0).to_dict()
+    ) == (
         '{"type":"hand_start","hand_no":2,"seat":1,"digest":"d","rules":"classic64","room":"r",'
-        '"dealer":0,"scores":[3,-3]}'
+        '"dealer":0,"scores":[3,-3],"bean_rate":0}'
     )
     assert (
         wire(O.Event({"type": "draw", "v": 0}).to_dict()) == '{"type":"event","event":{"type":"draw","v":0}}'

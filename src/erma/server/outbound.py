@@ -155,6 +155,8 @@ class HandStart:
     """庄 The hand's dealer seat."""
     scores: list[int] | None = None
     """The match's running score (each seat's points) before this hand."""
+    bean_rate: int | None = None
+    """Beans a point at this table (0: points only — a points-only friend table, the tutorial)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -166,6 +168,7 @@ class HandStart:
             "room": self.room,
             "dealer": self.dealer,
             "scores": self.scores,
+            "bean_rate": self.bean_rate,
         }
 
 

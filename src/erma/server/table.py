@@ -390,6 +390,7 @@ class Table(SeatStreams):
                         self.room.id,
                         dealer=state.dealer,
                         scores=list(self.match.scores),
+                        bean_rate=self.room.bean_rate,
                     ).to_dict(),
                 )
         self.visible_at = None  # (a stand-in's first move of the hand waits its whole pause)

@@ -85,7 +85,7 @@ export function renderTableScreen() {
 function toolsEl() {
   const box = el("span", "tools");
   box.appendChild(btn(t("leave"), "ghost small leave", () => {
-    if (S.view?.phase !== "end" && !confirm(leaveText(S.view, roomOf(S.view.room || S.match?.room)))) return;
+    if (S.view?.phase !== "end" && !confirm(leaveText(S.view, roomOf(S.view.room || S.match?.room), S.match?.beanRate))) return;
     net.send({ type: "leave", match: S.match.id });
   }, "leave"));
   const tr = btn(t("tracker"), `small tool${S.tracker ? " on" : ""}`, () => {

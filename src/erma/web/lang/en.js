@@ -303,6 +303,7 @@ export const en = {
   by_discard_won: "on the opponent's discard",
   by_discard_lost: "on your discard",
   leave_confirm_plain: "Leaving now is an escape and costs beans. Leave?",
+  leave_confirm_free: "Leaving now is an escape: you lose this hand's points (no beans at this table). Leave?",
   offline: "Cannot reach the server",
   offline_detail: "Check your connection: the lobby and the tables need the server. Your settings are kept.",
   retry: "Try again",

@@ -303,6 +303,7 @@ export const zh = {
   by_discard_won: "接炮（对手打出）",
   by_discard_lost: "你点炮",
   leave_confirm_plain: "现在离开算逃跑，要扣豆。确定离开？",
+  leave_confirm_free: "现在离开算逃跑：这一局按逃跑计分（这一桌不扣豆）。确定离开？",
   offline: "连不上服务器",
   offline_detail: "请检查网络：大厅和牌桌都需要服务器。你的设置都还在。",
   retry: "重试",
