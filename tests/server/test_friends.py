@@ -138,7 +138,10 @@ def test_lookups_answer_and_are_rate_limited(tmp_path: Path) -> None:
                 "rules": "cuopai789",
                 "hands": 4,
                 "stakes": "points",
+                "room": None,
+                "bean_rate": 0,
                 "host": open_["host"],
+                "pair_cap": running.settings.friend_pair_cap,
             }
             by_number = httpx.get(f"{running.url}/api/friend", params={"number": invite["number"]}).json()
             assert by_number["code"] == invite["code"]
@@ -299,6 +302,30 @@ def test_a_bean_friend_table_settles_exactly_and_the_pair_cap_holds(tmp_path: Pa
     hands: list[dict[str, Any]] = []
     srv, thread, running = start_server(tmp_path, friend_pair_cap=cap)
     try:
+        # the form and a bean table's card say the setting's cap and the rate (GET /api/rooms, /api/friend)
+        assert httpx.get(f"{running.url}/api/rooms").json()["friend_pair_cap"] == cap
+        rate = next(
+            r["bean_rate"]
+            for r in httpx.get(f"{running.url}/api/rooms").json()["rooms"]
+            if r["id"] == "cuopai-novice"
+        )
+
+        async def card() -> dict[str, Any]:
+            c = Client(running)
+            await c.connect()
+            invite = await create(c, stakes="beans", room="cuopai-novice")
+            got = httpx.get(f"{running.url}/api/friend/{invite['code']}").json()
+            await c.send({"type": "friend_cancel"})
+            await c.close()
+            return dict(got)
+
+        got = run_async(card())
+        assert (got["stakes"], got["room"], got["bean_rate"], got["pair_cap"]) == (
+            "beans",
+            "cuopai-novice",
+            rate,
+            cap,
+        )
 
         async def go() -> tuple[list[dict[str, Any]], list[int], list[int], str]:
             host, friend, match = await friends_at_table(running, stakes="beans", room="cuopai-novice")

@@ -155,7 +155,12 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         return JSONResponse({"granted": granted, "balance": await st.balance(account.id)})
 
     async def rooms_list(request: Request) -> Response:
-        return JSONResponse({"rooms": [r.public() for r in rooms.values() if r.tier != "tutorial"]})
+        return JSONResponse(
+            {
+                "rooms": [r.public() for r in rooms.values() if r.tier != "tutorial"],
+                "friend_pair_cap": settings.friend_pair_cap,  # (the 好友房 form says it; 0: no cap)
+            }
+        )
 
     async def games(request: Request) -> Response:
         account = await account_of(request)

@@ -385,7 +385,7 @@ class FriendDesk:
         t = await self.find(code, number)
         if t is None:
             return {"state": Lookup.NOT_FOUND.value}
-        return t.public(time.time())
+        return {**t.public(time.time()), "pair_cap": self.hub.settings.friend_pair_cap}
 
     async def on_hello(self, conn: Any) -> None:
         """A socket signed in: if its account waits at a friend table, the table as it is."""

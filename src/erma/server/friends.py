@@ -139,7 +139,8 @@ class FriendTable:
         return friend_room_id(self.rules, self.hands, self.room)
 
     def public(self, now: float) -> dict[str, Any]:
-        """The lookup answer (``GET /api/friend/<code>``)."""
+        """The lookup answer (``GET /api/friend/<code>``): with the bean room and its rate (a bean
+        table's card shows the rate; points only: None and 0)."""
         return {
             "state": self.lookup(now).value,
             "code": self.code,
@@ -147,6 +148,8 @@ class FriendTable:
             "rules": self.rules,
             "hands": self.hands,
             "stakes": self.stakes.value,
+            "room": self.room,
+            "bean_rate": self.bean_rate,
             "host": self.names[0],
         }
 

@@ -45,7 +45,9 @@ requestAnimationFrame(frame);
 
 async function start() {
   try {
-    S.rooms = (await api.rooms()).rooms;
+    const listed = await api.rooms();
+    S.rooms = listed.rooms;
+    S.friendPairCap = listed.friend_pair_cap; // the server's daily cap between two accounts (the 好友房 form)
   } catch {
     S.rooms = [];
     S.offline = true; // the lobby says it cannot reach the server (pwa.js)

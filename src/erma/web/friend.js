@@ -14,7 +14,6 @@ import { btn, el, toast } from "./ui.js";
 /** The presets a friend table can be opened with (RULES.md), and any other the rooms name. */
 const PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"];
 const HANDS = [4, 8, 16];
-const PAIR_CAP = 20000; // the server's default `friend_pair_cap` (beans a day between two accounts)
 const JOIN_KEY = "erma.join"; // the code of the /join/<code> page, kept over a reload (sessionStorage)
 
 // A page opened at /join/<code>: remember the code and show the page at "/" (relative addresses — tiles,
@@ -57,6 +56,15 @@ function stakesText(info) {
   const rate = info.bean_rate ?? S.rooms.find((r) => r.id === info.room)?.bean_rate;
   if (rate === undefined) return t("stakes_beans_short");
   return `${t("stakes_beans_short")} · ${info.rules === "wenzhou2p" ? t("rate_wz", { n: rate }) : t("rate", { n: rate })}`;
+}
+
+/** The daily cap on beans between two accounts as a note (null: the server did not say, or 0: no cap). */
+function capNoteEl(n) {
+  if (!n) return null;
+  const cap = el("p", "cap-note");
+  cap.dataset.testid = "pair-cap";
+  cap.textContent = t("friend_cap_note", { n });
+  return cap;
 }
 
 /** The table's facts (rules, hands, stakes, host) as a small definition list. */
@@ -170,11 +178,9 @@ function formEl() {
     else bean.appendChild(el("p", "muted", t("friend_no_bean_room")));
     if (rooms.length) bean.appendChild(el("p", "muted small", t("friend_rated"))); // (as every room is)
   }
-  // the daily pair cap is said on the form whichever stakes are chosen
-  const cap = el("p", "cap-note");
-  cap.dataset.testid = "pair-cap";
-  cap.textContent = t("friend_cap_note", { n: S.friendPairCap ?? PAIR_CAP });
-  bean.appendChild(cap);
+  // the daily pair cap (the server's `friend_pair_cap`, GET /api/rooms) is said whichever stakes are chosen
+  const cap = capNoteEl(S.friendPairCap);
+  if (cap) bean.appendChild(cap);
   form.appendChild(bean);
   form.addEventListener("change", () => {
     const data = new FormData(form);
@@ -279,6 +285,8 @@ export function renderJoin() {
   }
   root.appendChild(el("h2", "", t("join_title")));
   root.appendChild(factsEl(j));
+  const cap = j.stakes === "beans" ? capNoteEl(j.pair_cap) : null; // a bean table: the daily cap between two
+  if (cap) root.appendChild(cap);
   if (!S.account) {
     root.appendChild(btn(t("join_as_guest"), "go huge", async () => {
       unlock();
