@@ -84,7 +84,7 @@ export function renderSettle() {
     const table = el("table", "fans");
     table.dataset.testid = "fans";
     const thead = el("tr");
-    thead.append(el("th", "", t(wenzhou ? "reason" : "fan")), el("th", "", ""), el("th", "num", t(wenzhou ? "mult" : "points")));
+    thead.append(el("th", "", t(wenzhou ? "reason" : "fan")), el("th", "fan-tiles", ""), el("th", "num", t(wenzhou ? "mult" : "points")));
     table.appendChild(thead);
     for (const f of r.fans || []) {
       // 温州 lists every reason for the multiplier; the highest sets it (the lower ones are muted)
