@@ -20,3 +20,14 @@ def test_wenzhou_reasons_follow_the_options() -> None:
 
 def test_fan_table_presets_have_none() -> None:
     assert multiplier_reasons(find_ruleset("classic64")) == []
+
+
+def test_wenzhou_reasons_english_names_are_english() -> None:
+    """An English name reads "Three wild tiles", never a Chinese term (it read "Three 财神")."""
+    rows = multiplier_reasons(find_ruleset("wenzhou2p"))
+    assert rows
+    for r in rows:
+        assert str(r["name_en"]).isascii(), r
+    names = {r["id"]: r["name_en"] for r in rows}
+    assert names["three_caishen"] == "Three wild tiles (with a shape)"
+    assert names["no_substitute"] == "No wild tile standing in"

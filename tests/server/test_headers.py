@@ -163,7 +163,7 @@ def test_every_route_answers_with_the_headers(server: Running) -> None:
     """Each HTTP route of the app, filled in, with and without a session: the headers whatever the status."""
     from starlette.routing import Route
 
-    fill = {"family": "standard", "name": "nobody", "id": "1"}
+    fill = {"family": "standard", "name": "nobody", "id": "1", "code": "no-such-code-0000"}
     routes = [r for r in server.app.routes if isinstance(r, Route)]
     assert len(routes) >= 20
     with httpx.Client(base_url=server.url) as http:

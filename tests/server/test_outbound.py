@@ -64,8 +64,11 @@ def test_match_notices() -> None:
 
 
 def test_match_messages() -> None:
-    assert wire(O.HandStart(2, 1, "d", "classic64", "r").to_dict()) == (
-        '{"type":"hand_start","hand_no":2,"seat":1,"digest":"d","rules":"classic64","room":"r"}'
+    assert wire(
+        O.HandStart(2, 1, "d", "classic64", "r", dealer=0, scores=[3, -3], bean_rate=0).to_dict()
+    ) == (
+        '{"type":"hand_start","hand_no":2,"seat":1,"digest":"d","rules":"classic64","room":"r",'
+        '"dealer":0,"scores":[3,-3],"bean_rate":0}'
     )
     assert (
         wire(O.Event({"type": "draw", "v": 0}).to_dict()) == '{"type":"event","event":{"type":"draw","v":0}}'
@@ -76,7 +79,25 @@ def test_match_messages() -> None:
     )
     assert wire(O.Ack("m", 3).to_dict()) == '{"type":"ack","match":"m","seq":3}'
     assert wire(O.Ack("m", 3, dup=True).to_dict()) == '{"type":"ack","match":"m","seq":3,"dup":true}'
-    assert wire(O.MatchEnd([5, -5], 2).to_dict()) == '{"type":"match_end","scores":[5,-5],"hands":2}'
+    line = {"hand_no": 1, "winner": 1, "how": "escape", "points": [-13, 13]}
+    end = O.MatchEnd([5, -5], 2, lines=[line], beans=[-130, 130], winner=1, friend=True).to_dict()
+    assert wire(end) == (
+        '{"type":"match_end","scores":[5,-5],"hands":2,'
+        '"lines":[{"hand_no":1,"winner":1,"how":"escape","points":[-13,13]}],'
+        '"beans":[-130,130],"rating":[null,null],"winner":1,"friend":true}'
+    )
+
+
+def test_friend_messages() -> None:
+    invite = O.Friend("c" * 16, "123456", "cuopai789", 4, "points", None, 0, 1.5, 0, [None, None]).to_dict()
+    assert list(invite) == [
+        "type", "code", "number", "url", "rules", "hands", "stakes", "room", "bean_rate", "expires_at",
+        "seat", "players", "host",
+    ]  # fmt: skip
+    assert invite["url"] == "/join/" + "c" * 16 and invite["host"] == 0
+    assert O.FriendClosed("expired").to_dict() == {"type": "friend_closed", "reason": "expired"}
+    assert O.RematchWant([True, False]).to_dict() == {"type": "rematch", "want": [True, False]}
+    assert O.Chat(1, "thanks").to_dict() == {"type": "chat", "seat": 1, "phrase": "thanks"}
 
 
 def test_hand_end_with_and_without_the_deal_proof() -> None:

@@ -28,6 +28,20 @@ BAD_FIELDS: list[tuple[dict[str, Any] | str, str]] = [
     ({"type": "ping", "t": "1"}, "t"),
     ({"type": "ping", "t": True}, "t"),
     ('{"type": "ping", "t": 1, "t": "x"}', "t"),  # a key twice: which one counts?
+    ({"type": "friend_create", "rules": "cuopai789", "hands": "4"}, "hands"),
+    ({"type": "friend_create", "rules": "cuopai789", "hands": 4.0}, "hands"),
+    ({"type": "friend_create", "rules": "cuopai789", "hands": 5}, "hands"),
+    ({"type": "friend_create", "rules": "x" * 33, "hands": 4}, "rules"),
+    ({"type": "friend_create", "rules": "cuopai789", "hands": 4, "stakes": "gold"}, "stakes"),
+    ({"type": "friend_create", "rules": "cuopai789", "hands": 4, "private": True}, "private"),
+    ({"type": "friend_join", "code": 12345}, "code"),
+    ({"type": "friend_join", "number": 123456}, "number"),
+    ({"type": "friend_join", "number": "0123456"}, "number"),
+    ({"type": "friend_join", "code": "A" * 300}, "code"),
+    ({"type": "friend_cancel", "code": "A" * 16}, "code"),
+    ({"type": "rematch", "match": "m"}, "match"),
+    ({"type": "chat", "phrase": "hello there"}, "phrase"),
+    ({"type": "chat", "phrase": ["hurry"]}, "phrase"),
 ]
 
 _BOTZONE = {"m": "W", "p": "B", "s": "T"}

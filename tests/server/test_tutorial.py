@@ -1,5 +1,6 @@
-"""The tutorial tables (新手教程, erma.server.tutorial): hidden from the room list, served moves, and a hand
-that, played with those moves over the socket, goes exactly as the engine's tutorial play says."""
+"""The tutorial tables (新手教程, erma.server.tutorial): hidden from the room list, served moves, a hand
+that, played with those moves over the socket, goes exactly as the engine's tutorial play says, and costs
+nothing: points only and unrated, played to the end or skipped (an escape)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def test_the_tutorial_hand_goes_as_the_engine_played_it(server: Running, preset:
 
     async def go() -> tuple[dict[str, Any], dict[str, Any]]:
         c = Client(server)
-        await c.connect()
+        welcome = await c.connect()
         await c.send({"type": "queue", "room": f"tutorial-{preset}", "opponent": "any"})
         m = await c.expect("match")
         match, seat = m["match"], m["seat"]
@@ -42,8 +43,16 @@ def test_the_tutorial_hand_goes_as_the_engine_played_it(server: Running, preset:
                     server.url + f"/api/games/{msg['record_id']}",
                     headers={"Authorization": f"Bearer {c.token}"},
                 ).json()
+                me = httpx.get(server.url + "/api/me", headers={"Authorization": f"Bearer {c.token}"}).json()
                 await c.close()
-                return {**msg, "me": seat}, record
+                name = welcome["account"]["name"]
+                return {
+                    **msg,
+                    "me": seat,
+                    "before": welcome["balance"],
+                    "after": me["balance"],
+                    "name": name,
+                }, record
             if msg["type"] in ("view", "snapshot"):
                 view = msg["view"]
                 d = view.get("decision")
@@ -63,3 +72,34 @@ def test_the_tutorial_hand_goes_as_the_engine_played_it(server: Running, preset:
     assert end["result"]["winner"] == end["me"] == 0
     assert end["result"]["points"] == expected.result.points
     assert [list(a) for a in expected.actions] == [list(a) for a in record["actions"]]
+    # a won tutorial hand moves no beans and no rating (points only, unrated)
+    assert end["bean_rate"] == 0 and end["beans"] == [0, 0], end
+    assert end["after"] == end["before"]
+    assert unrated(server, end["name"])
+
+
+def unrated(server: Running, name: str) -> bool:
+    """Whether a player has no rated hand in any family (GET /api/players/{name})."""
+    prof = httpx.get(server.url + f"/api/players/{name}").json()
+    return all(not f.get("hands") and not f.get("matches") for f in prof["families"].values())
+
+
+def test_skipping_the_tutorial_costs_nothing(server: Running) -> None:
+    """跳过教程 mid-hand is a leave: an escape at a points-only table, no beans, no rating."""
+
+    async def go() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        c = Client(server)
+        welcome = await c.connect()
+        await c.send({"type": "queue", "room": "tutorial-cuopai789", "opponent": "any"})
+        m = await c.expect("match")
+        await c.expect("view", "snapshot", timeout=30)
+        await c.send({"type": "leave", "match": m["match"]})
+        end = await c.expect("hand_end", timeout=30)
+        me = httpx.get(server.url + "/api/me", headers={"Authorization": f"Bearer {c.token}"}).json()
+        await c.close()
+        return welcome, end, me
+
+    welcome, end, me = run_async(go())
+    assert end["result"]["reason"] == "escape", end["result"]
+    assert end["beans"] == [0, 0] and me["balance"] == welcome["balance"]
+    assert unrated(server, welcome["account"]["name"])

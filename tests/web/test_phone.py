@@ -160,7 +160,9 @@ def test_manifest_icons_and_service_worker_headers(web_server: Any) -> None:
     'self')."""
     url = web_server.url
     page = httpx.get(f"{url}/")
-    assert '<link rel="manifest" href="manifest.webmanifest">' in page.text
+    # from the root, so a /join/<code> page (the same file) finds them too
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page.text
+    assert httpx.get(f"{url}/join/AnyCode123").text == page.text
     csp = page.headers["content-security-policy"]
     assert "default-src 'self'" in csp and "script-src 'self'" in csp
     r = httpx.get(f"{url}/manifest.webmanifest")

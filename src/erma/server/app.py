@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket
 from erma.errors import ErmaError
 from erma.server import protocol as P
 from erma.server.accounts_api import account_routes
-from erma.server.addresses import ForwardedProto, trusted_proxies
+from erma.server.addresses import ForwardedProto, client_address, trusted_proxies
 from erma.server.coach_api import Reviewer, review_routes
 from erma.server.config import Settings, load_rooms
 from erma.server.connection import KeepTransport
@@ -155,7 +155,12 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         return JSONResponse({"granted": granted, "balance": await st.balance(account.id)})
 
     async def rooms_list(request: Request) -> Response:
-        return JSONResponse({"rooms": [r.public() for r in rooms.values() if r.tier != "tutorial"]})
+        return JSONResponse(
+            {
+                "rooms": [r.public() for r in rooms.values() if r.tier != "tutorial"],
+                "friend_pair_cap": settings.friend_pair_cap,  # (the 好友房 form says it; 0: no cap)
+            }
+        )
 
     async def games(request: Request) -> Response:
         account = await account_of(request)
@@ -237,6 +242,33 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         except KeyError:
             return _error(404, "not_found", f"no rule set {name!r}")
 
+    async def friend_lookup(request: Request) -> Response:
+        """A friend table by its code (``/api/friend/<code>``) or its number (``/api/friend?number=``)."""
+        from erma.server.friend_desk import Refusal
+
+        code = request.path_params.get("code")
+        number = None if code is not None else request.query_params.get("number")
+        if code is None and number is None:
+            return _error(400, "bad_request", "give a code (/api/friend/<code>) or ?number=NNNNNN")
+        if number is not None and len(number) > 32:
+            number = number[:32]
+        try:
+            found = await hub().friends.lookup(
+                client_address(request, settings.trusted_proxies), code, number
+            )
+        except Refusal as exc:
+            return _error(429, exc.code, str(exc))
+        return JSONResponse(found)
+
+    web = Path(str(resources.files("erma").joinpath("web")))
+
+    async def join_page(request: Request) -> Response:
+        """``/join/<code>``: the client page (it reads the code from the path)."""
+        page = web / "index.html"
+        if not page.is_file():
+            return _error(404, "not_found", "the web client is not installed")
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+
     routes: list[Any] = [
         Route("/healthz", healthz),
         Route("/metrics", metrics),
@@ -251,9 +283,11 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Starlette
         *review_routes(state, own_game_at_seat, reviewer, settings.review_wait_s),
         Route("/api/rules/{name}", rules_info),
         *tutorial_routes(),
+        Route("/api/friend", friend_lookup),
+        Route("/api/friend/{code}", friend_lookup),
+        Route("/join/{code}", join_page),
         WebSocketRoute("/ws", ws_endpoint),
     ]
-    web = Path(str(resources.files("erma").joinpath("web")))
     if web.is_dir():
         worker = web / "sw.js"
 

@@ -31,6 +31,8 @@ class Room:
     rated_hands: int = 8
     """Hands in a rated match (一场, like a 半庄's 8): the rating and rank move once per block of this many
     consecutive hands between the same two seats, by the block's net points (docs/ratings.md)."""
+    rated: bool = True
+    """Whether its hands move ratings (a points-only friend table's do not: erma.server.friends)."""
 
     def public(self) -> dict[str, Any]:
         """What the lobby shows."""
@@ -249,4 +251,17 @@ class Settings:
     game listener (see ``metrics_port``)."""
     metrics_port: int | None = None
     """A separate listener (on ``host``) that serves ``/metrics`` alone, without a token."""
+    friend_ttl_s: float = 1800.0
+    """A friend table (好友房) nobody joined expires this long after it was made, and one whose match ended
+    this long after the end if nobody asked for a rematch. Not scaled by ``time_scale``."""
+    friend_pair_cap: int = 20_000
+    """The most beans one pair of accounts may move between them at friend tables per UTC day: each hand's
+    stake is capped by what is left of it, a match stops when it is used up, and a table refuses to start
+    (``pair_cap``) without any left (0: no cap)."""
+    friend_lookups_per_address: int = 20
+    """Lookups of friend codes and numbers (``GET /api/friend…`` and ``friend_join``) one client address may
+    make per ``auth_window_s`` (0: no limit; docs/security.md)."""
+    chat_interval_s: float = 3.0
+    """A player may send one quick-chat phrase (快捷语) per this many seconds; more are refused
+    (``chat_rate``)."""
     extra: dict[str, Any] = field(default_factory=dict)

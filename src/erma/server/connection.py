@@ -102,6 +102,8 @@ class Connection:
         """This socket's id among every process's sockets."""
         self.account_id: int | None = None
         self.name = ""
+        self.address = ""
+        """The client's address (erma.server.addresses): the per-address limits count it."""
         self.session: str | None = None
         """The session of the token this socket signed in with (its store key); the socket closes when that
         session ends (:mod:`erma.server.sessions`)."""

@@ -21,6 +21,8 @@ from erma.server.backends import Backend, LocalBackend, match_log
 from erma.server.commitment import commitment
 from erma.server.config import Room, Settings
 from erma.server.connection import CLOSE_MOVED, Bucket, Connection, Latency
+from erma.server.friend_desk import FriendDesk
+from erma.server.friends import FRIEND_PREFIX, friend_room
 from erma.server.ports import OwnedTable
 from erma.server.restore import restore_table
 from erma.server.seats import SeatConn, SeatInfo, disconnected, hand_start_index, reconnected
@@ -92,6 +94,8 @@ class Hub:
             self.metrics,
         )
         """Closes the sockets that stopped reading (4408 "not reading"): their seats go to auto-play."""
+        self.friends = FriendDesk(self)
+        """The friend tables (好友房) and quick chat."""
 
     async def start(self) -> None:
         """Create the bot accounts and start matchmaking."""
@@ -171,6 +175,7 @@ class Hub:
             await self._gone(conn)
             return
         address = client_address(ws, self.settings.trusted_proxies)
+        conn.address = address
         s = self.settings
         bucket = Bucket(s.msg_rate, s.msg_burst, time.monotonic()) if s.msg_rate > 0 else None
         abuse = Bucket(max(s.msg_rate, 1), max(10, s.msg_burst), time.monotonic())
@@ -259,6 +264,8 @@ class Hub:
         elif isinstance(msg, P.Cancel):
             await self.backend.unqueue(aid)
             conn.send(O.Cancelled().to_dict())
+        elif isinstance(msg, P.LOBBY_TYPES):
+            await self.friends.handle(conn, msg)
         else:  # match messages
             if isinstance(msg, P.Act):
                 conn.sent_at[msg.seq] = time.monotonic()
@@ -303,6 +310,7 @@ class Hub:
         await self.backend.connected(conn)
         where = await self.backend.seat_of(account.id)
         if where is None:
+            await self.friends.on_hello(conn)
             for m in await self.backend.take_missed(account.id):  # a match that ended while away
                 if m.get("v", 0) > msg.resume.get(m.get("match", ""), -1):  # (not what the client has)
                     conn.send(m)
@@ -349,6 +357,7 @@ class Hub:
             )
             return
         await self.backend.unqueue(aid)
+        await self.friends.leave(aid)  # (a friend table waiting for this player is closed)
         if room.tier == "tutorial":  # 新手教程: its fixed wall against the greedy bot (server/tutorial.py)
             await self._open_table(room, [aid], with_bot=True, bot="greedy")
             return
@@ -401,11 +410,17 @@ class Hub:
                 await asyncio.sleep(0.5)
 
     async def _open_table(
-        self, room: Room, accounts: list[int], with_bot: bool, bot: str | None = None
+        self,
+        room: Room,
+        accounts: list[int],
+        with_bot: bool,
+        bot: str | None = None,
+        match_id: str | None = None,
     ) -> None:
         """Open a table for ``accounts``; with ``with_bot`` the seat left goes to the bot ``bot`` (a registry
-        name), or to the level nearest the player's rating."""
-        match_id = secrets.token_hex(8)
+        name), or to the level nearest the player's rating. ``match_id``: a friend table's (else a new
+        one)."""
+        match_id = match_id or secrets.token_hex(8)
         seats = []
         for aid in accounts:
             account = await self.store.account(aid)
@@ -453,6 +468,10 @@ class Hub:
         found = nearest_bot(DEFAULT_RATING if rating is None else rating, levels, self.bot_accounts)
         return found or "greedy"
 
+    def room_of(self, room_id: str) -> Room | None:
+        """A room by id: the rooms file's, or a friend table's (:func:`erma.server.friends.friend_room`)."""
+        return self.rooms.get(room_id) or friend_room(self.rooms, room_id)
+
     def start_table(self, table: Table) -> None:
         """Run a table owned by this process."""
         self.tables[table.id] = table
@@ -494,6 +513,11 @@ class Hub:
         self.tables.pop(table.id, None)
         self._unseat(table)
         self.metrics["matches_finished"] += 1
+        if table.id.startswith(FRIEND_PREFIX):  # the friend table waits for a rematch
+            try:
+                await self.friends.match_over(table.id, [s.account_id for s in table.seats])
+            except Exception as exc:
+                log.warning("friend match %s: the table could not be told it ended: %r", table.id, exc)
         for s in table.seats:
             if not s.is_bot:
                 try:

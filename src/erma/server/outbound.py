@@ -9,7 +9,7 @@ them (:meth:`erma.server.streams.SeatStreams.post`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from erma.bots.registry import bot_level
@@ -151,6 +151,12 @@ class HandStart:
     digest: str
     rules: str
     room: str
+    dealer: int | None = None
+    """庄 The hand's dealer seat."""
+    scores: list[int] | None = None
+    """The match's running score (each seat's points) before this hand."""
+    bean_rate: int | None = None
+    """Beans a point at this table (0: points only — a points-only friend table, the tutorial)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -160,6 +166,9 @@ class HandStart:
             "digest": self.digest,
             "rules": self.rules,
             "room": self.room,
+            "dealer": self.dealer,
+            "scores": self.scores,
+            "bean_rate": self.bean_rate,
         }
 
 
@@ -247,13 +256,30 @@ class HandEnd:
 
 @dataclass(frozen=True)
 class MatchEnd:
-    """终场 The match is over: the scores and the number of hands played."""
+    """终场 The match is over: the scores and the number of hands played; each hand's line (``lines``: its
+    number, winner, how it ended — ``self_draw``, ``discard``, ``draw`` or ``escape`` — and points), the beans
+    each seat won or lost over the match, the rating change of each person in a rated match (``rating``,
+    None for a bot or an unrated match), the winner (None: level) and whether it was a friend table's."""
 
     scores: list[int]
     hands: int
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    beans: list[int] = field(default_factory=lambda: [0, 0])
+    rating: list[dict[str, float] | None] = field(default_factory=lambda: [None, None])
+    winner: int | None = None
+    friend: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "match_end", "scores": self.scores, "hands": self.hands}
+        return {
+            "type": "match_end",
+            "scores": self.scores,
+            "hands": self.hands,
+            "lines": self.lines,
+            "beans": self.beans,
+            "rating": self.rating,
+            "winner": self.winner,
+            "friend": self.friend,
+        }
 
 
 @dataclass(frozen=True)
@@ -290,3 +316,73 @@ class Back:
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "back", "seat": self.seat}
+
+
+# -------------------------------------------------------------------------------------- friend tables
+
+
+@dataclass(frozen=True)
+class Friend:
+    """好友房 The player's friend table: its invite (``code``, ``number``, ``url``), settings, expiry (None
+    once both are seated), the player's seat, the players so far (None: an empty seat) and the host's
+    seat."""
+
+    code: str
+    number: str
+    rules: str
+    hands: int
+    stakes: str
+    room: str | None
+    bean_rate: int
+    expires_at: float | None
+    seat: int
+    players: list[dict[str, Any] | None]
+    host: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": "friend",
+            "code": self.code,
+            "number": self.number,
+            "url": f"/join/{self.code}",
+            "rules": self.rules,
+            "hands": self.hands,
+            "stakes": self.stakes,
+            "room": self.room,
+            "bean_rate": self.bean_rate,
+            "expires_at": self.expires_at,
+            "seat": self.seat,
+            "players": self.players,
+            "host": self.host,
+        }
+
+
+@dataclass(frozen=True)
+class FriendClosed:
+    """The friend table went before a match: ``cancelled`` (by a player) or ``expired``."""
+
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "friend_closed", "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class RematchWant:
+    """再来一局 Who has asked for a rematch so far, by seat."""
+
+    want: list[bool]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "rematch", "want": self.want}
+
+
+@dataclass(frozen=True)
+class Chat:
+    """快捷语 A quick-chat phrase from seat ``seat`` (to both seats; no stream version, never recorded)."""
+
+    seat: int
+    phrase: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "chat", "seat": self.seat, "phrase": self.phrase}

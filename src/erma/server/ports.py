@@ -128,6 +128,9 @@ class BackendHost(Protocol):
     @property
     def metrics(self) -> Counter[str]: ...
 
+    def room_of(self, room_id: str) -> Room | None:
+        """A room by its id: one of the rooms file's, or a friend table's (erma.server.friends)."""
+
     @property
     def connections(self) -> Mapping[int, Socket]: ...
 

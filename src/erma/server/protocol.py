@@ -13,7 +13,15 @@ import json
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from erma.errors import ErmaError
@@ -155,8 +163,84 @@ class Ping(_Msg):
     t: float | None = Field(default=None, allow_inf_nan=False)
 
 
+def _match_length(hands: int) -> int:
+    """A friend table's match length: 4, 8 or 16 hands (an integer: not ``4.0``, which a Literal takes)."""
+    if hands not in (4, 8, 16):
+        raise PydanticCustomError("hands", "Input should be 4, 8 or 16")
+    return hands
+
+
+class FriendCreate(_Msg):
+    """Open a friend table (好友房) and sit at it: a rule preset, 4, 8 or 16 hands, points only or beans (at
+    the rate of ``room``, a bean room of the preset; default its first)."""
+
+    type: Literal["friend_create"]
+    rules: str = Field(min_length=1, max_length=32)
+    hands: Annotated[int, AfterValidator(_match_length)]
+    stakes: Literal["points", "beans"] = "points"
+    room: str | None = Field(default=None, min_length=1, max_length=64)
+
+    @model_validator(mode="after")
+    def _room_with_beans(self) -> FriendCreate:
+        if self.room is not None and self.stakes != "beans":
+            raise PydanticCustomError("room_without_beans", 'room is only for stakes "beans"')
+        return self
+
+
+class FriendJoin(_Msg):
+    """Sit at a friend table by its invite ``code`` or its 6-digit ``number`` (one of them)."""
+
+    type: Literal["friend_join"]
+    code: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{16}$")
+    number: str | None = Field(default=None, pattern=r"^[1-9][0-9]{5}$")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> FriendJoin:
+        if (self.code is None) == (self.number is None):
+            raise PydanticCustomError("code_or_number", "send either code or number")
+        return self
+
+
+class FriendCancel(_Msg):
+    """Close one's friend table: the host before its match starts, or either player between matches."""
+
+    type: Literal["friend_cancel"]
+
+
+class Rematch(_Msg):
+    """再来一局: after a friend table's match ended, ask for another with the same settings."""
+
+    type: Literal["rematch"]
+
+
+ChatPhrase = Literal["hurry", "well_played", "again", "thanks", "oops", "smile", "cry", "angry", "thumbs"]
+"""The quick-chat phrases and faces (快捷语): 快点吧, 打得好, 再来一局, 谢谢, 哎呀, and four faces."""
+
+
+class Chat(_Msg):
+    """A quick-chat phrase to the opponent (no free text); at most one per ``chat_interval_s``."""
+
+    type: Literal["chat"]
+    phrase: ChatPhrase
+
+
 ClientMessage = Annotated[
-    Hello | Rooms | Queue | Cancel | Act | Resync | Autoplay | Leave | Next | Review | Ping,
+    Hello
+    | Rooms
+    | Queue
+    | Cancel
+    | Act
+    | Resync
+    | Autoplay
+    | Leave
+    | Next
+    | Review
+    | Ping
+    | FriendCreate
+    | FriendJoin
+    | FriendCancel
+    | Rematch
+    | Chat,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -172,7 +256,14 @@ KNOWN_TYPES = (
     "next",
     "review",
     "ping",
+    "friend_create",
+    "friend_join",
+    "friend_cancel",
+    "rematch",
+    "chat",
 )
+LOBBY_TYPES = (FriendCreate, FriendJoin, FriendCancel, Rematch, Chat)
+"""The messages about a friend table or a chat, which name no match (the hub handles them)."""
 
 
 def decimal(text: str, low: int, high: int) -> int | None:

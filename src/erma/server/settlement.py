@@ -12,7 +12,7 @@ from typing import Any
 
 from erma.game.match import Match
 from erma.game.record import to_record
-from erma.game.result import EndReason, HandResult
+from erma.game.result import EndReason, HandResult, WinHow
 from erma.game.state import GameState
 from erma.server.backends import match_log
 from erma.server.commitment import commitment, deal_proof
@@ -102,6 +102,16 @@ def bean_changes(
     return out
 
 
+def _how(result: HandResult, gone: list[int]) -> str:
+    """How the hand ended as a player reads it (match_end's lines, the history): ``escape`` for an escape or a
+    seat gone at the end (never a draw), ``draw``, else how the win came (``self_draw`` or ``discard``)."""
+    if gone or result.reason is EndReason.ESCAPE:
+        return "escape"
+    if result.reason is not EndReason.WIN or result.how is None:
+        return "draw"
+    return "self_draw" if result.how in (WinHow.SELF, WinHow.HAIDI) else "discard"
+
+
 async def settle(store: Any, metrics: Counter[str], hand: HandAtEnd, gone: list[int]) -> Settled:
     """The ledger's terminal transaction of the hand (``gone``: the seats gone at its end), its record, the
     match's hand finished, and the hand_end message."""
@@ -116,10 +126,17 @@ async def settle(store: Any, metrics: Counter[str], hand: HandAtEnd, gone: list[
     rules = room.rules
     last = index == size or bool(rules.match_hands and hand_no >= rules.match_hands)
     # stored in the same transaction; the block's last hand (or an escape) rates its match there too
-    rated = rated_hand(rules.family, ids, result, gone, block=block, index=index, closes=last)
+    rated = (
+        rated_hand(rules.family, ids, result, gone, block=block, index=index, closes=last)
+        if room.rated
+        else None  # (a points-only friend table: no rating moves)
+    )
     over = hand.over
     forfeit = forfeit_of(state, result, gone)
-    if forfeit is not None:
+    if rate == 0:  # points only: no hold, no ledger transaction
+        done, op = False, "none"
+        over = over or forfeit is not None
+    elif forfeit is not None:
         escaper, points = forfeit
         done = await store.forfeit(hand.unit, ids[escaper], points * rate, rated=rated)
         over = True
@@ -152,6 +169,7 @@ async def settle(store: Any, metrics: Counter[str], hand: HandAtEnd, gone: list[
         "rules": rules.name,
         "players": list(hand.players),
         "reason": "forfeit" if gone else result.reason.value,
+        "how": _how(result, gone),
         "forfeited_by": hand.players[gone[0]] if gone else None,
         "winner": result.winner,
         "points": result.points,

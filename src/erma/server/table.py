@@ -33,6 +33,8 @@ from erma.server.commitment import bot_contribution, deal_digest
 from erma.server.config import Room
 from erma.server.current import action_refusal, next_refusal
 from erma.server.dbretry import DatabaseAway, RetryingStore
+from erma.server.friends import FRIEND_PREFIX, pair_allowance
+from erma.server.match_summary import ratings, summarize
 from erma.server.ports import TableHost
 from erma.server.rated import block_of
 from erma.server.seats import Disconnected, Inbox, Reconnected, SeatInfo, logged
@@ -111,6 +113,8 @@ class Table(SeatStreams):
         self.next_handed: set[int] = set()
         self.told_away: set[int] = set()
         """The seats whose opponent was told they are away (``away``), until told they are back."""
+        self.ratings_before: list[float | None] | None = None
+        """The persons' ratings as the first hand began (the match_end shows the change; None: not read)."""
         self.visible_at: float | None = None
         """When the last action the opponent could see was applied: a stand-in's (bot's, auto-play's) pace
         counts from it, so a hidden decision before its move (a claim it passed) costs no time."""
@@ -204,7 +208,7 @@ class Table(SeatStreams):
                 for seat in range(2):  # the table stops: nothing waits for a pause any more
                     self.release(seat, everything=True)
                 await self._connections_since()
-                end = O.MatchEnd(self.match.scores, self.match.hand_no).to_dict()
+                end = (await self._match_end()).to_dict()
                 kept: set[int] = set()
                 with contextlib.suppress(Exception):  # (Redis away: the endings are not kept)
                     kept = await self._stash_missed(end)
@@ -217,6 +221,25 @@ class Table(SeatStreams):
                         self.post(seat, end)
                 match_log("match_end", self.id, scores=self.match.scores, hands=self.match.hand_no)
                 await self.host.backend.close_match(self)
+
+    async def _match_end(self) -> O.MatchEnd:
+        """The match_end message (:mod:`erma.server.match_summary`); the plain scores if the store is away."""
+        try:
+            return await summarize(
+                self.host.store,
+                self.id,
+                self.room,
+                self.seats,
+                self.match.scores,
+                self.match.hand_no,
+                self.match.records,
+                self.entries,
+                sorted({i for i, s in enumerate(self.seats) if s.left} | set(self.timed_out)),
+                self.ratings_before,
+            )
+        except Exception as exc:
+            log.warning("match %s: its summary could not be read: %r", self.id, exc)
+            return O.MatchEnd(self.match.scores, self.match.hand_no, friend=self.id.startswith(FRIEND_PREFIX))
 
     async def _connections_since(self) -> None:
         """The sockets that went or came back while the match was ending (a ``leave`` and at once a closed
@@ -231,7 +254,7 @@ class Table(SeatStreams):
         """The match ends: its last rated match, if its block is not complete, is rated now — a seat that
         left between hands (or alone did not confirm the next hand) loses it, else the points of its hands
         decide (docs/ratings.md). A block its last hand ended is already rated (the store says so)."""
-        if self.match.hand_no == 0:
+        if self.match.hand_no == 0 or not self.room.rated:
             return
         block, _ = block_of(self.id, self.match.hand_no, self.room.rated_hands)
         left = sorted({i for i, s in enumerate(self.seats) if s.left} | set(self.timed_out))
@@ -315,6 +338,12 @@ class Table(SeatStreams):
 
     async def _play_hand(self) -> None:
         rules = self.room.rules
+        allowance = await pair_allowance(self.db, self.host.settings, self.id, self.room, self.seats)
+        if allowance is not None and allowance <= 0:  # a friend pair's daily cap is used up: no more hands
+            self.over = True
+            return
+        if self.ratings_before is None and self.match.hand_no == 0:
+            self.ratings_before = await ratings(self.db, self.room, self.seats)
         contributions = self._contributions()
         state = self.match.next_hand(contributions)
         state.legal_memo = {}  # the table changes the state only through apply
@@ -325,15 +354,21 @@ class Table(SeatStreams):
         self.unit = f"{self.id}:{self.match.hand_no}"
         # the most this hand can cost a seat, as the family says; the ledger holds at most the balance
         stake = state.family.max_loss(rules, streak=state.streak) * self.room.bean_rate
+        if allowance is not None:
+            stake = min(stake, allowance)  # no hand can move more than the pair has left today
         from erma.store.house import BOT_FLOAT
 
-        # one ledger transaction: the balances before, a bot's top-up if it is short, the hold (idempotent:
-        # an owner taking over before the hand is logged deals it again and finds the same holdings)
-        self.held, self.balances_before = await self.db.hold_reading(
-            self.unit,
-            {s.account_id: stake for s in self.seats},
-            {s.account_id: BOT_FLOAT for s in self.seats if s.is_bot},
-        )
+        if self.room.bean_rate:
+            # one ledger transaction: the balances before, a bot's top-up if it is short, the hold
+            # (idempotent: an owner taking over before the hand is logged deals it again, same holdings)
+            self.held, self.balances_before = await self.db.hold_reading(
+                self.unit,
+                {s.account_id: stake for s in self.seats},
+                {s.account_id: BOT_FLOAT for s in self.seats if s.is_bot},
+            )
+        else:  # points only: nothing is held, nothing moves
+            self.balances_before = await self.db.balances([s.account_id for s in self.seats])
+            self.held = {s.account_id: 0 for s in self.seats}
         self._log(
             {
                 "t": "hand",
@@ -353,7 +388,16 @@ class Table(SeatStreams):
             if not s.is_bot:
                 self.post(
                     seat,
-                    O.HandStart(self.match.hand_no, seat, self.digest, rules.name, self.room.id).to_dict(),
+                    O.HandStart(
+                        self.match.hand_no,
+                        seat,
+                        self.digest,
+                        rules.name,
+                        self.room.id,
+                        dealer=state.dealer,
+                        scores=list(self.match.scores),
+                        bean_rate=self.room.bean_rate,
+                    ).to_dict(),
                 )
         self.visible_at = None  # (a stand-in's first move of the hand waits its whole pause)
         await self._play_turns()

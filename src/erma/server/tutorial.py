@@ -1,5 +1,7 @@
 """The tutorial tables (新手教程): one room per taught preset, hidden from the room list, whose table deals
-the fixed wall of :mod:`erma.teach.tutorial` against the greedy bot, for one bean a point.
+the fixed wall of :mod:`erma.teach.tutorial` against the greedy bot, for points only: like a points-only
+friend table (erma.server.friends) it holds and moves no beans and changes no rating, so a newcomer's
+guided hand costs nothing, won, lost or left (跳过教程).
 
 The lobby offers it to a first-time guest; the client guides the person with ``GET /api/tutorial/{name}``
 (the moves to point at, docs/web.md)."""
@@ -29,8 +31,9 @@ def tutorial_rooms() -> dict[str, Room]:
             rules=tutorial_rules(preset),
             tier="tutorial",
             entry_min=0,
-            bean_rate=1,  # the ledger holds a stake > 0: one bean a point
+            bean_rate=0,  # points only: nothing is held, nothing moves (table.py, settlement.py)
             rated_hands=1,
+            rated=False,
         )
     return out
 

@@ -10,6 +10,7 @@ JSON records). See ``docs/store.md`` for the design and the guarantees.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -24,6 +25,7 @@ from erma.store import accounts as _accounts
 from erma.store import check as _check
 from erma.store import holds as _holds
 from erma.store import ledger as _ledger
+from erma.store import pairs as _pairs
 from erma.store import ratings as _ratings
 from erma.store import records as _records
 from erma.store import reviews as _reviews
@@ -415,6 +417,19 @@ class Store:
         check_id(account_id)
         limit = clamp(limit, 1000)
         return await run_read(self.engine, lambda conn: _ledger.history(conn, account_id, limit))
+
+    async def match_beans(self, match_id: str, account_ids: Sequence[int]) -> list[int]:
+        """What each account won (or lost, < 0) over a match's hands, in the order given."""
+        for a in account_ids:
+            check_id(a)
+        return await run_read(self.engine, lambda conn: _pairs.match_beans(conn, match_id, account_ids))
+
+    async def pair_moved(self, prefix: str, a: int, b: int, since: dt.datetime) -> int:
+        """The beans moved between accounts ``a`` and ``b`` since ``since`` in the hands of matches whose id
+        begins with ``prefix`` (friend tables: the daily pair cap)."""
+        check_id(a)
+        check_id(b)
+        return await run_read(self.engine, lambda conn: _pairs.pair_moved(conn, prefix, a, b, since))
 
     # ------------------------------------------------------------------ records
 

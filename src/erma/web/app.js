@@ -7,7 +7,9 @@ import { api, token } from "./api.js";
 import { tickCountdown } from "./countdown.js";
 import { keys as i18nKeys } from "./i18n.js";
 import { bindKeys } from "./keys.js";
-import { onMessage, signedOut } from "./messages.js";
+import { receive } from "./extras.js";
+import { startJoin } from "./friend.js";
+import { signedOut } from "./messages.js";
 import { act } from "./moves.js";
 import { openRules } from "./nav.js";
 import { paint } from "./router.js";
@@ -21,7 +23,7 @@ import { app } from "./ui.js";
 import { phone, registerWorker, watchTable } from "./pwa.js";
 
 setPainter(paint);
-onServerMessage(onMessage);
+onServerMessage(receive); // (extras.js: 好友房, the match log, chat; then messages.js)
 onSignedOut(signedOut);
 applySpeed();
 bindTopBar();
@@ -43,7 +45,9 @@ requestAnimationFrame(frame);
 
 async function start() {
   try {
-    S.rooms = (await api.rooms()).rooms;
+    const listed = await api.rooms();
+    S.rooms = listed.rooms;
+    S.friendPairCap = listed.friend_pair_cap; // the server's daily cap between two accounts (the 好友房 form)
   } catch {
     S.rooms = [];
     S.offline = true; // the lobby says it cannot reach the server (pwa.js)
@@ -53,6 +57,7 @@ async function start() {
     if (S.account) net.connect(token());
   }
   render();
+  startJoin(); // a /join/<code> page: the friend table's card
 }
 
 window.erma = { state: S, render, act, myTiles, settings, i18nKeys, openRules, send: (m) => net.send(m) };

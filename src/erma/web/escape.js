@@ -28,8 +28,10 @@ export function escapeCost(view, room) {
   return { points, beans: points * rate, rate };
 }
 
-/** The confirmation's text: what leaving costs, in beans and points. */
-export function leaveText(view, room) {
+/** The confirmation's text: what leaving costs, in beans and points (`rate`: the table's beans a point from
+ * hand_start, which a friend table or the tutorial — not among the listed rooms — has; 0: points only). */
+export function leaveText(view, room, rate) {
+  if (rate === 0 || room?.bean_rate === 0) return t("leave_confirm_free");
   const cost = escapeCost(view, room);
   return cost ? t("leave_confirm", { n: cost.beans, p: cost.points, r: cost.rate }) : t("leave_confirm_plain");
 }

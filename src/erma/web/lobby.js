@@ -1,9 +1,12 @@
 // The lobby: sign-in, the account, the rooms by rule set with the bot's level, the history.
 
 import { signedIn } from "./account.js";
-import { api, setToken } from "./api.js";
+import { api } from "./api.js";
+import { friendCardEl } from "./friend.js";
 import { errorText, pick, playerName, t } from "./i18n.js";
 import { openReplay, openReview, openRules } from "./nav.js";
+import { logOut } from "./logout.js";
+import { escapeText } from "./match-log.js";
 import { offlineEl } from "./pwa.js";
 import { upgradeEl } from "./upgrade.js";
 import { net } from "./socket.js";
@@ -72,15 +75,7 @@ export function renderLobby() {
       }
     }, "relief"),
   );
-  row.appendChild(
-    btn(t("logout"), "ghost", () => {
-      setToken("");
-      net.close();
-      S.account = null;
-      S.balance = null;
-      render();
-    }),
-  );
+  row.appendChild(btn(t("logout"), "ghost", logOut, "logout")); // a guest is asked first (logout.js)
   acct.appendChild(row);
 
   if (S.queued) {
@@ -152,7 +147,7 @@ export function renderLobby() {
     const sum = g.summary || {};
     const winner = (sum.players || [])[sum.winner];
     const whoWon = winner === S.account?.name ? t("you") : winner ? playerName(winner) : "?";
-    const who = sum.winner === null || sum.winner === undefined ? t("draw_game") : `${whoWon} +${sum.points}`;
+    const who = escapeText(sum) ?? (sum.winner === null || sum.winner === undefined ? t("draw_game") : `${whoWon} +${sum.points}`);
     const room = roomOf(sum.room);
     line.appendChild(el("span", "when", (g.created || "").replace("T", " ").slice(0, 16)));
     line.appendChild(el("span", "what", `${room ? pick(room) : t(`rules_${sum.rules}`)} · ${who}`));
@@ -165,7 +160,7 @@ export function renderLobby() {
   if (offer && !wide) root.appendChild(offer);
   root.appendChild(rooms);
   const side = el("div", "side");
-  side.append(...(offer && wide ? [offer] : []), acct, hist);
+  side.append(...(offer && wide ? [offer] : []), friendCardEl(), acct, hist); // 好友房 first after the 新手教程 offer
   if (S.account.guest) side.insertBefore(upgradeEl(), hist); // keep the beans: sign up from here (upgrade.js)
   root.appendChild(side);
   return root;

@@ -43,6 +43,7 @@ export function onMessage(msg) {
       break;
     case "hand_start":
       if (S.match) S.match.hand = msg.hand_no; // (the next "next" confirms hand_no + 1)
+      if (S.match && msg.bean_rate !== undefined) S.match.beanRate = msg.bean_rate; // (0: points only)
       S.end = null;
       S.done = { digest: null, through: -1 };
       S.pendingEnd = null;

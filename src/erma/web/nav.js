@@ -30,7 +30,10 @@ export async function openReplay(id) {
 export function closeReplay() {
   const back = S.replay?.back;
   S.replay = null;
-  if (back === "settle" && S.end) {
+  if (back === "result" && S.result) {
+    S.screen = "result";
+    render();
+  } else if (back === "settle" && S.end) {
     S.screen = "settle";
     render();
   } else toLobby();
@@ -57,7 +60,10 @@ export async function openReview(id) {
 export function closeReview() {
   const back = S.review?.back;
   S.review = null;
-  if (back === "settle" && S.end) {
+  if (back === "result" && S.result) {
+    S.screen = "result";
+    render();
+  } else if (back === "settle" && S.end) {
     S.screen = "settle";
     render();
   } else toLobby();

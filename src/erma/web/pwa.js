@@ -12,7 +12,7 @@ export const phone = { worker: "none", wakeLock: "none", vibrations: 0 };
 
 export function registerWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.register("sw.js", { scope: "./" }).then(
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(
     () => (phone.worker = "registered"),
     () => (phone.worker = "failed"),
   );

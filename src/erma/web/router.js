@@ -2,6 +2,7 @@
 // overlays (help, settings).
 
 import { countdownEl } from "./countdown.js";
+import { extraScreen } from "./extras.js";
 import { helpEl } from "./keys.js";
 import { renderLobby } from "./lobby.js";
 import { closeReplay, closeReview, toLobby } from "./nav.js";
@@ -41,7 +42,7 @@ export function paint() {
   else if (S.screen === "replay" && S.replay) screen = replayScreen();
   else if (S.screen === "review" && S.review) screen = reviewScreen();
   else if (S.screen === "rules" && S.rulesPage) screen = renderRules(S.rulesPage, S.rulesInfo[S.rulesPage], { back: toLobby, rooms: S.rooms });
-  else screen = renderLobby();
+  else screen = extraScreen() || renderLobby(); // (the friend, join and result screens, else the lobby)
   document.body.dataset.screen = S.screen;
   const overlays = [];
   if (S.help && S.screen === "table") overlays.push(helpEl());

@@ -3,6 +3,7 @@
 
 import { countdownEl, nextHand, tickCountdown } from "./countdown.js";
 import { pick, t } from "./i18n.js";
+import { resultButton } from "./match-result.js";
 import { openReplay, openReview, toLobby } from "./nav.js";
 import { net } from "./socket.js";
 import { nameOf, roomOf, S } from "./state.js";
@@ -83,7 +84,7 @@ export function renderSettle() {
     const table = el("table", "fans");
     table.dataset.testid = "fans";
     const thead = el("tr");
-    thead.append(el("th", "", t(wenzhou ? "reason" : "fan")), el("th", "", ""), el("th", "num", t(wenzhou ? "mult" : "points")));
+    thead.append(el("th", "", t(wenzhou ? "reason" : "fan")), el("th", "fan-tiles", ""), el("th", "num", t(wenzhou ? "mult" : "points")));
     table.appendChild(thead);
     for (const f of r.fans || []) {
       // 温州 lists every reason for the multiplier; the highest sets it (the lower ones are muted)
@@ -187,5 +188,6 @@ function matchOverEl() {
     }
     box.appendChild(row);
   }
+  if (S.result) box.appendChild(resultButton()); // the match's result screen (every hand, rematch)
   return box;
 }

@@ -2,6 +2,7 @@
 // the tools beside 托管.
 
 import { leaveText } from "./escape.js";
+import { decorate } from "./extras.js";
 import { t } from "./i18n.js";
 import { act } from "./moves.js";
 import { settings } from "./settings.js";
@@ -75,6 +76,7 @@ export function renderTableScreen() {
     tsumogiri: settings.tsumogiri,
     onetap: settings.onetap,
   });
+  decorate(root); // 第 k/n 局, the running scores, quick chat
   S.prev = null; // animate a change once
   return root;
 }
@@ -83,7 +85,7 @@ export function renderTableScreen() {
 function toolsEl() {
   const box = el("span", "tools");
   box.appendChild(btn(t("leave"), "ghost small leave", () => {
-    if (S.view?.phase !== "end" && !confirm(leaveText(S.view, roomOf(S.view.room || S.match?.room)))) return;
+    if (S.view?.phase !== "end" && !confirm(leaveText(S.view, roomOf(S.view.room || S.match?.room), S.match?.beanRate))) return;
     net.send({ type: "leave", match: S.match.id });
   }, "leave"));
   const tr = btn(t("tracker"), `small tool${S.tracker ? " on" : ""}`, () => {

@@ -187,14 +187,14 @@ class Verdict:
 
 _R = {
     "hard_eight_pairs": ("硬八对", "Hard eight pairs"),
-    "three_caishen": ("三财神", "Three 财神 (with a shape)"),
+    "three_caishen": ("三财神", "Three wild tiles (with a shape)"),
     "tianhu": ("天胡", "Heavenly hand"),
     "dihu": ("地胡", "Earthly hand"),
     "dandiao": ("单吊", "Single wait"),
     "self_drawn": ("自摸", "Self-drawn"),
-    "no_substitute": ("硬牌", "No 财神 substitutes"),
+    "no_substitute": ("硬牌", "No wild tile standing in"),
     "robbing": ("抢框", "Robbing the kong"),
-    "three_caishen_no_shape": ("三财神", "Three 财神 (no shape)"),
+    "three_caishen_no_shape": ("三财神", "Three wild tiles (no shape)"),
     "soft_eight_pairs": ("软八对", "Soft eight pairs"),
     "soft": ("软牌", "Soft win"),
 }

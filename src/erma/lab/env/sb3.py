@@ -22,7 +22,7 @@ from erma.lab.env.spaces import Layout
 from erma.rules import RuleSet
 
 
-class BatchVecEnv(VecEnv):  # type: ignore[misc]
+class BatchVecEnv(VecEnv):  # type: ignore[misc,unused-ignore]  # (Any without SB3's types installed)
     """``num_envs`` hands of ``rules`` against ``opponent``, stepped together, as SB3 expects: a finished
     hand is dealt anew at once (its last observation in ``infos[i]["terminal_observation"]``), and
     ``env_method("action_masks")`` gives each hand's mask (sb3-contrib's ``get_action_masks``).
@@ -137,4 +137,4 @@ def export_nn_weights(model: Any, path: str | Path) -> None:
     for i, lin in enumerate(linears):
         arrays[f"w{i}"] = lin.weight.detach().cpu().numpy().T.astype(np.float32)
         arrays[f"b{i}"] = lin.bias.detach().cpu().numpy().astype(np.float32)
-    np.savez(path, **arrays)
+    np.savez(path, **arrays)  # type: ignore[arg-type]  # (numpy's stub reads **kwds as allow_pickle: bool)

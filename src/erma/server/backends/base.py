@@ -22,6 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+from erma.server.friends import FriendBook, LocalFriendBook
 from erma.server.ports import BackendHost, OwnedTable, Socket
 
 _mlog = logging.getLogger("erma.match")
@@ -182,3 +183,23 @@ class Backend(ABC):
     @abstractmethod
     def gauges(self) -> dict[str, float]:
         """Extra gauges for /metrics."""
+
+    # ---------------------------------------------------------------------- friend tables
+
+    def friend_book(self) -> FriendBook:
+        """Where the friend tables (好友房) are kept: in this process (a distributed backend: shared)."""
+        return LocalFriendBook()
+
+    async def tell(self, account_id: int, message: dict[str, Any]) -> bool:
+        """Send a message that belongs to no match's stream (a friend table's news, a chat) to the account's
+        socket, wherever it is; False if it has none (a distributed backend: none known here)."""
+        conn = self.hub.connections.get(account_id) if self.hub is not None else None
+        if conn is None:
+            return False
+        conn.send(message)
+        return True
+
+    async def match_people(self, match: str) -> list[tuple[int, bool]] | None:
+        """(account id, is a bot) of each seat of a live match, None if it is not known."""
+        table = self.hub.tables.get(match) if self.hub is not None else None
+        return None if table is None else [(s.account_id, s.is_bot) for s in table.seats]

@@ -29,11 +29,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+from typing import Any
 
 from erma.server.backends.base import match_log
+from erma.server.backends.redis.friends import RedisFriendBook
 from erma.server.backends.redis.relay import RedisRelay
 from erma.server.backends.redis.wire import dumps
+from erma.server.friends import FriendBook
 from erma.server.ports import BackendHost
 
 log = logging.getLogger("erma.redis")
@@ -90,6 +94,29 @@ class RedisBackend(RedisRelay):
             await self.redis.delete(self.k("alive", self.pid))
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+
+    def friend_book(self) -> FriendBook:
+        return RedisFriendBook(self.redis, self.k)
+
+    async def tell(self, account_id: int, message: dict[str, Any]) -> bool:
+        if await super().tell(account_id, message):
+            return True
+        got = await self.redis.get(self.k("conn", account_id))
+        if not got:
+            return False
+        pid = got.split("|", 1)[0]
+        return bool(
+            await self.redis.publish(self.k("p", pid), dumps({"k": "tell", "a": account_id, "msg": message}))
+        )
+
+    async def match_people(self, match: str) -> list[tuple[int, bool]] | None:
+        here = await super().match_people(match)
+        if here is not None:
+            return here
+        raw = await self.redis.get(self.mk(match, "meta"))
+        if not raw:
+            return None
+        return [(int(x["account"]), bool(x["bot"])) for x in json.loads(raw)["seats"]]
 
     def gauges(self) -> dict[str, float]:
         return {

@@ -162,7 +162,7 @@ class RedisOwnership(RedisLog):
             return
         raw = await self.redis.get(self.mk(match, "meta"))
         meta = json.loads(raw) if raw else None
-        room = hub.rooms.get(meta["room"]) if meta else None
+        room = hub.room_of(meta["room"]) if meta else None
         if meta is None or room is None:
             log.error("match %s cannot be taken over: its essentials are gone", match)
             await self.redis.srem(self.k("live"), match)

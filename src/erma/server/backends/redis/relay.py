@@ -208,6 +208,10 @@ class RedisRelay(RedisOwnership):
                 self.relays[(d["m"], d["s"])] = Relay(conn2, d["m"], d["s"], -1)
                 hub.seat_of[d["a"]] = (d["m"], d["s"])
                 conn2.send(d["msg"])
+        elif kind == "tell":  # a friend table's news or a chat for a socket here
+            conn3 = hub.connections.get(d["a"])
+            if conn3 is not None:
+                conn3.send(d["msg"])
         elif kind == "owner":
             self.owners[d["m"]] = d["p"]
         elif kind == "signout" and d.get("p") != self.pid and self.on_signout is not None:
