@@ -1,4 +1,4 @@
-"""A deal nobody can bias (docs/protocol.md, "Verifiable deal"): the server commits to its part of each
+"""A deal nobody can bias (docs/fairness.md, "A deal nobody can bias"): the server commits to its part of each
 hand's seed before the players send theirs; hand_end reveals it; ``erma verify`` checks it all."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No side channels (docs/protocol.md, "Fairness and hidden information"): a seat's stream is the same,
+"""No side channels (docs/fairness.md, "Fairness and hidden information"): a seat's stream is the same,
 message for message and field for field, whether or not the opponent had hidden claim decisions.
 
 Each preset's room is played twice on a fresh server with the same deal (the table's secrets fixed): once as

@@ -475,7 +475,7 @@ class Table(SeatStreams):
         opponent's discard, a rob, an offer) half as long after it; the thinking starts halfway there. So the
         opponent's stream shows the move at the same time whether or not a hidden decision came first (its
         thinking included), and nothing is computed for a hidden decision while the action before it is on
-        its way out (docs/protocol.md, "Fairness and hidden information")."""
+        its way out (docs/fairness.md, "Fairness and hidden information")."""
         assert self.state is not None
         s = self.seats[seat]
         now = time.monotonic()
