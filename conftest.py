@@ -14,7 +14,6 @@ from pathlib import Path
 
 from erma.build import pure_requested
 
-
 #: Sources that import an optional extra's package at the top: their doctests need it installed.
 NEEDS = {"sb3.py": "sb3_contrib"}
 
