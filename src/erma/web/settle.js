@@ -84,7 +84,7 @@ export function renderSettle() {
     const table = el("table", "fans");
     table.dataset.testid = "fans";
     const thead = el("tr");
-    thead.append(el("th", "", t(wenzhou ? "reason" : "fan")), el("th", "fan-tiles", ""), el("th", "num", t(wenzhou ? "mult" : "points")));
+    thead.append(el("th", "", t(wenzhou ? "reason" : "fan")), el("th", "fan-tiles", ""), el("th", "num", t(wenzhou ? "mult" : "fan_count")));
     table.appendChild(thead);
     for (const f of r.fans || []) {
       // 温州 lists every reason for the multiplier; the highest sets it (the lower ones are muted)
@@ -135,7 +135,9 @@ export function renderSettle() {
     // the actual change (a payer never pays more than it staked); older servers: deltas × rate
     const d = msg.beans?.[i] ?? (r.deltas?.[i] ?? 0) * (msg.bean_rate ?? 1);
     const line = el("div", `beanline ${d > 0 ? "plus" : d < 0 ? "minus" : ""}`);
-    line.append(el("span", "who", nameOf(i)), el("span", "delta", `${d > 0 ? "+" : ""}${d}`), el("span", "bal", `${t("balance")} ${msg.balances?.[i] ?? "?"}`));
+    line.append(el("span", "who", nameOf(i)), el("span", "delta", `${d > 0 ? "+" : ""}${d}`));
+    // only your own balance: the opponent's (a bot's float, or a person's purse) is not yours to read
+    if (i === me) line.append(el("span", "bal", `${t("balance")} ${msg.balances?.[i] ?? "?"}`));
     beans.appendChild(line);
   }
   root.appendChild(beans);

@@ -79,6 +79,7 @@ export const en = {
   escape: "Escape",
   fan: "Fan",
   points: "Points",
+  fan_count: "Fans",
   total: "Total {n} fan",
   capped: "capped at {n}",
   bean_change: "Beans",

@@ -79,6 +79,7 @@ export const zh = {
   escape: "逃跑",
   fan: "番种",
   points: "番数",
+  fan_count: "番数",
   total: "合计 {n} 番",
   capped: "封顶 {n} 番",
   bean_change: "豆子变化",
