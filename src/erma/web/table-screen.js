@@ -10,7 +10,7 @@ import { net } from "./socket.js";
 import { play } from "./sound.js";
 import { render, roomOf, rulesInfo, S } from "./state.js";
 import { hintsEl, renderTable } from "./table.js";
-import { app, btn, el } from "./ui.js";
+import { app, btn, el, toast } from "./ui.js";
 
 const tableUi = {
   act,
@@ -87,6 +87,7 @@ function toolsEl() {
   box.appendChild(btn(t("leave"), "ghost small leave", () => {
     if (S.view?.phase !== "end" && !confirm(leaveText(S.view, roomOf(S.view.room || S.match?.room), S.match?.beanRate))) return;
     net.send({ type: "leave", match: S.match.id });
+    toast(t("leaving")); // at once: the server's answer (the match's end) may take a moment
   }, "leave"));
   const tr = btn(t("tracker"), `small tool${S.tracker ? " on" : ""}`, () => {
     S.tracker = !S.tracker;

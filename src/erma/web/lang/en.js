@@ -109,6 +109,7 @@ export const en = {
   replaced: "Signed in elsewhere; this page is disconnected",
   signed_out: "Signed out (logged out, password changed or session expired): please sign in again",
   leave: "Leave",
+  leaving: "Leaving the table…",
   leave_confirm: "Leaving now is an escape: you pay {n} beans ({p} points × {r}). Leave?",
   ev_cuo_me: "You picked {t}",
   ev_cuo_opp: "The opponent chose its draw (cuopai)!",

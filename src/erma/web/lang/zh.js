@@ -109,6 +109,7 @@ export const zh = {
   replaced: "账号在别处登录，本页已断开",
   signed_out: "已退出登录（已登出、改了密码或登录已过期），请重新登录",
   leave: "离开",
+  leaving: "正在离开…",
   leave_confirm: "现在离开算逃跑：你要付 {n} 豆（{p} 分 × {r}）。确定离开？",
   ev_cuo_me: "你搓到了 {t}",
   ev_cuo_opp: "对手搓牌了！",
