@@ -93,41 +93,41 @@ bean_rate = 5
 """
 
 
-@pytest.fixture(scope="session")
-def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+def serve(
+    tmp_path_factory: pytest.TempPathFactory, name: str, rooms: str = ROOMS, **settings: Any
+) -> Iterator[Running]:
+    """A server for the browser tests on its own data folder and rooms file (skipped without chromium),
+    stopped when the fixture that yields from this ends."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing (.ci/run installs Debian's chromium)")
-    tmp = tmp_path_factory.mktemp("web")
-    rooms = tmp / "rooms.toml"
-    rooms.write_text(ROOMS, encoding="utf-8")
-    srv, thread, running = start_server(
-        tmp,
-        rooms_file=str(rooms),
+    tmp = tmp_path_factory.mktemp(name)
+    path = tmp / "rooms.toml"
+    path.write_text(rooms, encoding="utf-8")
+    srv, thread, running = start_server(tmp, rooms_file=str(path), **settings)
+    yield running
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    yield from serve(
+        tmp_path_factory,
+        "web",
         bot_pause_s=0.05,
         claim_window_s=0.05,
         bot_fill_s=0.5,
         timeouts=True,
         time_scale=1.0,
     )
-    yield running
-    srv.should_exit = True
-    thread.join(10)
 
 
 @pytest.fixture(scope="session")
 def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     """A server with the real pacing: the uniform 1.2 s pause after a person's discard (claim_window_s)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (.ci/run installs Debian's chromium)")
-    tmp = tmp_path_factory.mktemp("paced")
-    rooms = tmp / "rooms.toml"
-    rooms.write_text(ROOMS, encoding="utf-8")
-    srv, thread, running = start_server(
-        tmp, rooms_file=str(rooms), bot_pause_s=0.3, claim_window_s=1.2, bot_fill_s=0.5, time_scale=1.0
+    yield from serve(
+        tmp_path_factory, "paced", bot_pause_s=0.3, claim_window_s=1.2, bot_fill_s=0.5, time_scale=1.0
     )
-    yield running
-    srv.should_exit = True
-    thread.join(10)
 
 
 @pytest.fixture(scope="session")

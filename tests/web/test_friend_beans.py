@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server.conftest import Running, start_server
-from tests.web.conftest import CHROMIUM, ROOMS, Page
+from tests.server.conftest import Running
+from tests.web.conftest import ROOMS, Page, serve
 from tests.web.test_table import fits, translated
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -25,17 +24,9 @@ DEALT = (
 
 @pytest.fixture(scope="module")
 def bean_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing")
-    tmp = tmp_path_factory.mktemp("beans")
-    rooms = tmp / "rooms.toml"
-    rooms.write_text(ROOMS, encoding="utf-8")
-    srv, thread, running = start_server(
-        tmp, rooms_file=str(rooms), bot_pause_s=0.02, claim_window_s=0.02, timeouts=True, time_scale=1.0
+    yield from serve(
+        tmp_path_factory, "beans", ROOMS, bot_pause_s=0.02, claim_window_s=0.02, timeouts=True, time_scale=1.0
     )
-    yield running
-    srv.should_exit = True
-    thread.join(10)
 
 
 def guest(p: Page) -> int:

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.server.conftest import Running, start_server
-from tests.web.conftest import CHROMIUM, Page
+from tests.server.conftest import Running
+from tests.web.conftest import Page, serve
 from tests.web.test_table import fits, touch_targets, translated
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -45,17 +44,9 @@ SEE = """() => {
 
 @pytest.fixture(scope="module")
 def short_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing")
-    tmp = tmp_path_factory.mktemp("short")
-    rooms = tmp / "rooms.toml"
-    rooms.write_text(ROOMS, encoding="utf-8")
-    srv, thread, running = start_server(
-        tmp, rooms_file=str(rooms), bot_pause_s=0.02, claim_window_s=0.02, timeouts=True, time_scale=1.0
+    yield from serve(
+        tmp_path_factory, "short", ROOMS, bot_pause_s=0.02, claim_window_s=0.02, timeouts=True, time_scale=1.0
     )
-    yield running
-    srv.should_exit = True
-    thread.join(10)
 
 
 def phone(browser: Any, url: str, lang: str = "zh") -> Page:
