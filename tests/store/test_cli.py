@@ -31,6 +31,9 @@ def test_ledger_check(fresh_db: Callable[[], str], capsys: pytest.CaptureFixture
     assert "sound" in capsys.readouterr().out
     assert main(["ledger", "check", "--db", url]) == 0
     assert "sound" in capsys.readouterr().out
+    if url.startswith("postgresql"):  # libpq's sslmode, as operators copy it from psql: asyncpg's ssl
+        assert ledger_check(url + "?sslmode=disable") == 0
+        assert "sound" in capsys.readouterr().out
     asyncio.run(setup(True))
     assert ledger_check(url) == 1
     out = capsys.readouterr()

@@ -49,11 +49,14 @@ def resolve_url(url: str | None, data_dir: str | Path = "data") -> URL:
     """The async SQLAlchemy URL for ``url``.
 
     ``None`` is ``sqlite+aiosqlite:///{data_dir}/erma.db``; a string without ``://`` is a SQLite file path;
-    ``sqlite://`` and ``postgresql://`` (or ``postgres://``) URLs get their async driver. Raises
-    :class:`InvalidInputError` for anything else.
+    ``sqlite://`` and ``postgresql://`` (or ``postgres://``) URLs get their async driver (libpq's
+    ``sslmode=`` becomes asyncpg's ``ssl=``, which takes the same values). Raises :class:`InvalidInputError`
+    for anything else.
 
     >>> resolve_url("postgresql://postgres@127.0.0.1/test").drivername
     'postgresql+asyncpg'
+    >>> resolve_url("postgresql://u@h/db?sslmode=disable").query
+    immutabledict({'ssl': 'disable'})
     >>> resolve_url("db/x.db").render_as_string()
     'sqlite+aiosqlite:///db/x.db'
     """
@@ -67,6 +70,10 @@ def resolve_url(url: str | None, data_dir: str | Path = "data") -> URL:
         raise InvalidInputError(f"cannot read database URL {url!r}: {e}") from None
     backend = parsed.get_backend_name()
     if backend in ("postgresql", "postgres"):
+        if "sslmode" in parsed.query:
+            parsed = parsed.difference_update_query(["sslmode"]).update_query_dict(
+                {"ssl": parsed.query["sslmode"]}
+            )
         return parsed.set(drivername="postgresql+asyncpg")
     if backend == "sqlite":
         if parsed.database in (None, "", ":memory:"):
