@@ -109,8 +109,8 @@ LONG_FIRST = (
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """LONG_FIRST's files first among the browser tests (a stable sort), in the browser tests' own places: in a
-    run with other tests no other test moves behind a page's event loop."""
+    """LONG_FIRST's files first among the browser tests (a stable sort), in the browser tests' own places:
+    in a run with other tests no other test moves behind a page's event loop."""
     here = Path(__file__).parent
     slots = [i for i, item in enumerate(items) if item.path.parent == here]
 
