@@ -47,19 +47,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-## Two runs: most of the suite on both cores (pytest-xdist, a test file to a worker), then the browser tests
-## and the tests that time the server's pauses, alone (a busy second core would make them flaky, and a page's
-## event loop would stop asyncio.run in the tests after it).
-## (The timing tests first: the browser tests' servers live until the end of their run.) A third run: the
+## Four runs. Most of the suite on both cores (pytest-xdist, a test file to a worker). The browser tests
+## (tests/web) on both cores too, in a run of their own, a test to whichever worker is free: each worker has
+## its own Chromium and its own servers (ports, data folders); sync Playwright keeps an event loop running in
+## a worker's thread, which would stop asyncio.run in a non-browser test after it in the same worker. The
+## tests that time the server's pauses, alone (a busy second core would make them flaky). A fourth run: the
 ## core suites again on the pure-Python build (ERMA_PURE=1 imports the sources; docs/performance.md), with the
-## doctests of the compiled modules (conftest.py: a compiled run cannot collect them). All
-## runs always run; make fails if any did.
+## doctests of the compiled modules (conftest.py: a compiled run cannot collect them). All runs always run;
+## make fails if any did.
+WEB    := tests/web
 SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fairness.py \
           tests/server/test_timing_side_channel.py tests/server/test_timers_from_delivery.py \
           tests/server/test_review_pause.py tests/server/test_protocol_decisions_already_made.py \
           tests/server/test_not_reading.py tests/server/test_clock_after_a_held_delivery.py \
           tests/server/test_next_clock_after_a_held_delivery.py tests/server/test_opponent_away.py \
-          tests/scale/test_faults.py tests/web
+          tests/scale/test_faults.py
 PURE_SUITES := tests/analysis tests/scoring tests/game/test_golden_records.py tests/bots/test_bots.py \
                tests/bots/test_expert_golden.py tests/test_tiles.py tests/test_hand.py tests/test_build.py \
                src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring src/erma/rules src/erma/game \
@@ -68,7 +70,8 @@ PURE_SUITES := tests/analysis tests/scoring tests/game/test_golden_records.py te
 pytest: $(BUILT)
 	@st=0; \
 	$(BIN)/erma --version; \
-	$(BIN)/pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(SERIAL)) || st=$$?; \
+	$(BIN)/pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(SERIAL) $(WEB)) || st=$$?; \
+	$(BIN)/pytest -q -n 2 --dist worksteal $(WEB) || st=$$?; \
 	$(BIN)/pytest -q -p no:xdist $(SERIAL) || st=$$?; \
 	ERMA_PURE=1 $(BIN)/erma --version; \
 	ERMA_PURE=1 $(BIN)/pytest -q -n 2 --dist loadfile $(PURE_SUITES) || st=$$?; \

@@ -7,6 +7,7 @@ docs/screenshots/ when the client's look changes).
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -93,17 +94,57 @@ bean_rate = 5
 """
 
 
+#: The files whose tests play whole matches and hands (the longest), first, in this order: with the Makefile's
+#: ``-n 2 --dist worksteal`` the short tests fill the end of the run instead of one long test running alone.
+LONG_FIRST = (
+    "test_friend.py",
+    "test_friend_beans.py",
+    "test_review.py",
+    "test_client.py",
+    "test_table.py",
+    "test_match_view.py",
+    "test_teach.py",
+    "test_phone.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """LONG_FIRST's files first among the browser tests (a stable sort), in the browser tests' own places:
+    in a run with other tests no other test moves behind a page's event loop."""
+    here = Path(__file__).parent
+    slots = [i for i, item in enumerate(items) if item.path.parent == here]
+
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+
+    for i, item in zip(slots, sorted((items[i] for i in slots), key=rank), strict=True):
+        items[i] = item
+
+
 def serve(
     tmp_path_factory: pytest.TempPathFactory, name: str, rooms: str = ROOMS, **settings: Any
 ) -> Iterator[Running]:
     """A server for the browser tests on its own data folder and rooms file (skipped without chromium),
-    stopped when the fixture that yields from this ends."""
+    stopped when the fixture that yields from this ends. Each xdist worker starts its own, on its own port
+    (a port another worker's server took first is given up for another)."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing (.ci/run installs Debian's chromium)")
-    tmp = tmp_path_factory.mktemp(name)
-    path = tmp / "rooms.toml"
-    path.write_text(rooms, encoding="utf-8")
-    srv, thread, running = start_server(tmp, rooms_file=str(path), **settings)
+    for _ in range(3):
+        tmp = tmp_path_factory.mktemp(name)
+        path = tmp / "rooms.toml"
+        path.write_text(rooms, encoding="utf-8")
+        try:
+            srv, thread, running = start_server(tmp, rooms_file=str(path), **settings)
+        except RuntimeError:  # nothing answered on its port
+            continue
+        while not srv.started and thread.is_alive():  # (its /healthz may be another worker's server)
+            time.sleep(0.01)
+        if srv.started:
+            break
+        thread.join(10)  # its port was taken between free_port() and its bind: another port
+    else:
+        raise RuntimeError(f"the {name} server did not start")
     yield running
     srv.should_exit = True
     thread.join(10)

@@ -4,6 +4,7 @@ history of a stored hand on a 390 px phone in English; the next mistake; the bar
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import subprocess
@@ -159,7 +160,7 @@ def store_hand_for(
         **json.loads((folder / name).read_text(encoding="utf-8")),
         "room": room,
     }  # as the server
-    whole = review_record(record, None, seed="review")
+    whole = whole_review(folder / name)
     counts = [sum(d["mistake"] for d in whole["decisions"] if d["seat"] == s) for s in (0, 1)]
     seat = max((0, 1), key=lambda s: counts[s])
     # a hand kept for its mistakes (tests/data/reviews) must still have them: a changed coach fails here
@@ -180,13 +181,20 @@ def store_hand_for(
     return run_async(save()), seat, record
 
 
+@functools.cache
+def whole_review(path: Path) -> dict[str, Any]:
+    """The coach's review of both seats of a stored record (once per record: pick_record's choice is reviewed
+    again by store_hand_for). The room a stored hand is given does not change its review."""
+    review: dict[str, Any] = review_record(json.loads(path.read_text(encoding="utf-8")), None, seed="review")
+    return review
+
+
 def pick_record() -> str:
     """The first stored test record one of whose seats the coach flags at least twice."""
     for path in sorted(RECORDS.glob("*.json")):
         if path.name == "index.json":
             continue
-        record = json.loads(path.read_text(encoding="utf-8"))
-        whole = review_record(record, None, seed="review")
+        whole = whole_review(path)
         if any(sum(d["mistake"] for d in whole["decisions"] if d["seat"] == s) >= 2 for s in (0, 1)):
             return path.name
     pytest.skip("no test record with two flagged mistakes at one seat")
