@@ -10,7 +10,7 @@ machine); the script prints actions/s, games/s and the ratio of actions/s (erma 
 engine). Medians of several repeats. erma runs as this process runs it (compiled after ``make install``)
 and again in pure Python (``ERMA_PURE=1``, a child process, same seeds: benchmarks/builds.py).
 
-Usage: .venv/bin/python benchmarks/sim.py [--games 300] [--rlcard-games 100] [--repeats 3]
+Usage: .venv/bin/python benchmarks/sim.py [--games 300] [--rlcard-games 100] [--repeats 3] [--warm 20]
 """
 
 from __future__ import annotations
@@ -31,9 +31,11 @@ from builds import PURE_SIDE, emit, pure_side, this_build
 PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
 
 
-def erma_speed(preset: str, bots: list[str], games: int, repeats: int, seed: int) -> dict[str, float]:
+def erma_speed(
+    preset: str, bots: list[str], games: int, repeats: int, seed: int, warm: int = 20
+) -> dict[str, float]:
     rules = find_ruleset(preset)
-    run(rules, bots, 20, seed=f"warm:{seed}")  # build the lazy analysis and scoring tables first
+    run(rules, bots, warm, seed=f"warm:{seed}")  # build the lazy analysis and scoring tables first
     aps, gps = [], []
     for r in range(repeats):
         t0 = time.process_time()
@@ -82,19 +84,28 @@ def main() -> None:
     parser.add_argument("--rlcard-games", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--warm",
+        type=int,
+        default=20,
+        help="warm-up games a preset before timing (the lazy tables fill for a few hundred games)",
+    )
     parser.add_argument(PURE_SIDE, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     if args.pure_side:
         side: dict[str, object] = {"build": this_build()}
         for preset in PRESETS:
-            rnd = erma_speed(preset, ["random", "random"], args.games, args.repeats, args.seed)
-            greedy = erma_speed(preset, ["greedy", "greedy"], args.greedy_games, args.repeats, args.seed)
+            rnd = erma_speed(preset, ["random", "random"], args.games, args.repeats, args.seed, args.warm)
+            greedy = erma_speed(
+                preset, ["greedy", "greedy"], args.greedy_games, args.repeats, args.seed, args.warm
+            )
             side[preset] = {"random": rnd["actions_per_second"], "greedy": greedy["actions_per_second"]}
         emit(side)
         return
     counts = ["--games", str(args.games), "--greedy-games", str(args.greedy_games)]
-    pure = pure_side(__file__, [*counts, "--repeats", str(args.repeats), "--seed", str(args.seed)])
+    more = ["--repeats", str(args.repeats), "--seed", str(args.seed), "--warm", str(args.warm)]
+    pure = pure_side(__file__, [*counts, *more])
     assert pure["build"] == "pure", pure
     build = this_build()
     rl = rlcard_speed(args.rlcard_games, args.repeats, args.seed)
@@ -104,8 +115,10 @@ def main() -> None:
         f"{rl['games_per_second']:.1f} games/s"
     )
     for preset in PRESETS:
-        rnd = erma_speed(preset, ["random", "random"], args.games, args.repeats, args.seed)
-        greedy = erma_speed(preset, ["greedy", "greedy"], args.greedy_games, args.repeats, args.seed)
+        rnd = erma_speed(preset, ["random", "random"], args.games, args.repeats, args.seed, args.warm)
+        greedy = erma_speed(
+            preset, ["greedy", "greedy"], args.greedy_games, args.repeats, args.seed, args.warm
+        )
         ratio = rnd["actions_per_second"] / rl["actions_per_second"]
         p_rnd, p_greedy = pure[preset]["random"], pure[preset]["greedy"]
         out[preset] = {

@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 
 from erma.analysis import shapes
-from erma.analysis.tables import INC
 from erma.errors import IllegalActionError
 from erma.game.actions import CUO, DISCARD, EXCHANGE, PASS, SELECT, WIN, Action, Kind, accept, pick
 from erma.game.family import Win
@@ -31,17 +30,17 @@ def waits_of(state: GameState, seat: int, key: int | None = None, n: int | None 
     me = state.seats[seat]
     key = me.key if key is None else key
     n = me.size if n is None else n
-    copies = state.rules.copies
-    allowed = shape_mask(state.rules)
-    in_sets = _in_sets(me.melds)
-    out = []
-    for t in state.rules.kinds:
-        held = (key >> (4 * t)) & 15
-        if held + in_sets[t] >= copies:
-            continue
-        if shapes.overall(key + INC[t], n + 1, 0, allowed) == -1:
-            out.append(t)
-    return out
+    rules = state.rules
+    draws = shapes.draws_below(key, n, rules.kinds, 0, 0, shape_mask(rules))
+    if not draws:
+        return []
+    return _not_all_held(draws, key, me.melds, rules.copies)
+
+
+def _not_all_held(kinds: tuple[Tile, ...], key: int, melds: list[Meld], copies: int) -> list[Tile]:
+    """``kinds`` less those whose copies the hand (``key``) and its declared sets hold all of."""
+    in_sets = _in_sets(melds)
+    return [t for t in kinds if ((key >> (4 * t)) & 15) + in_sets[t] < copies]
 
 
 def _in_sets(melds: list[Meld]) -> list[int]:
@@ -51,21 +50,6 @@ def _in_sets(melds: list[Meld]) -> list[int]:
         for t in m.tiles:
             out[t] += 1
     return out
-
-
-def has_wait(state: GameState, seat: int, key: int, n: int) -> bool:
-    """Whether a 3k+1 concealed part (given by key and size) is ready with some kind not all held."""
-    allowed = shape_mask(state.rules)
-    if shapes.overall(key, n, 0, allowed) != 0:
-        return False
-    in_sets = _in_sets(state.seats[seat].melds)
-    copies = state.rules.copies
-    for t in state.rules.kinds:
-        if shapes.overall(key + INC[t], n + 1, 0, allowed) == -1:
-            held = (key >> (4 * t)) & 15
-            if held + in_sets[t] < copies:
-                return True
-    return False
 
 
 _win_cache: dict[tuple[int, int, int, Tile, str], tuple[GameState, Win | None]] = {}

@@ -1,4 +1,4 @@
-"""The seat view (视角): everything one seat may know, and nothing more, as one frozen typed value.
+"""The seat view (视角): everything one seat may know, and nothing more, as one value no one changes.
 
 :func:`seat_view` builds it in one place; the wire (:meth:`SeatView.to_json`), the bots, the hints and any
 later consumer read it. It never holds the opponent's concealed tiles, the wall order or the reserve, except
@@ -29,9 +29,14 @@ HIDDEN_PHASES = frozenset({Phase.CLAIM, Phase.ROB, Phase.CUO, Phase.TRIPLET})
 """Decisions only the deciding seat learns it has: the other seat sees the decider's turn instead."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class SeatView:
-    """What one seat may know now. Tiles are kinds (ints); counts are 34 long."""
+    """What one seat may know now. Tiles are kinds (ints); counts are 34 long.
+
+    A value: nothing changes it once built (copies with changes: ``dataclasses.replace``). Not a frozen
+    dataclass only for speed: a frozen dataclass's constructor cannot assign its fields, and the generated
+    one stays interpreted Python in the compiled build (docs/performance.md); hashed and compared by value
+    as a frozen one is."""
 
     seat: int
     rules: RuleSet
@@ -91,6 +96,85 @@ class SeatView:
     """Wild tiles held."""
     size: int
     """Own concealed tiles, wilds included."""
+
+    def __init__(
+        self,
+        seat: int,
+        rules: RuleSet,
+        phase: Phase,
+        actor: int,
+        dealer: int,
+        dealer_dice: tuple[int, ...],
+        prevalent_wind: int,
+        seat_winds: tuple[int, int],
+        hand: tuple[int, ...],
+        drawn: Tile | None,
+        melds: tuple[Meld, ...],
+        opponent_melds: tuple[Meld, ...],
+        meld_texts: tuple[tuple[str, ...], tuple[str, ...]],
+        discards: tuple[tuple[Tile, ...], tuple[Tile, ...]],
+        flowers: tuple[tuple[Tile, ...], tuple[Tile, ...]],
+        riichi: tuple[bool, bool],
+        opponent_hand_count: int,
+        wall_left: int,
+        draws_left: int,
+        reserve_count: int,
+        revealed: tuple[Tile, ...],
+        bonus_kinds: tuple[Tile, ...],
+        last_discard: Tile | None,
+        version: int,
+        legal: tuple[Action, ...],
+        visible: tuple[int, ...],
+        offer: Tile | None,
+        selected: tuple[Tile, ...],
+        cuo_kinds: tuple[Tile, ...],
+        win_multiplier: int,
+        result: HandResult | None,
+        extras: Mapping[str, Any],
+        wild: Tile | None,
+        counts: tuple[int, ...],
+        key: int,
+        jokers: int,
+        size: int,
+    ) -> None:
+        """The dataclass's constructor written out (compiled, it is native code; one view a decision)."""
+        self.seat = seat
+        self.rules = rules
+        self.phase = phase
+        self.actor = actor
+        self.dealer = dealer
+        self.dealer_dice = dealer_dice
+        self.prevalent_wind = prevalent_wind
+        self.seat_winds = seat_winds
+        self.hand = hand
+        self.drawn = drawn
+        self.melds = melds
+        self.opponent_melds = opponent_melds
+        self.meld_texts = meld_texts
+        self.discards = discards
+        self.flowers = flowers
+        self.riichi = riichi
+        self.opponent_hand_count = opponent_hand_count
+        self.wall_left = wall_left
+        self.draws_left = draws_left
+        self.reserve_count = reserve_count
+        self.revealed = revealed
+        self.bonus_kinds = bonus_kinds
+        self.last_discard = last_discard
+        self.version = version
+        self.legal = legal
+        self.visible = visible
+        self.offer = offer
+        self.selected = selected
+        self.cuo_kinds = cuo_kinds
+        self.win_multiplier = win_multiplier
+        self.result = result
+        self.extras = extras
+        self.wild = wild
+        self.counts = counts
+        self.key = key
+        self.jokers = jokers
+        self.size = size
 
     # ------------------------------------------------------------------- conveniences for bots
 

@@ -17,7 +17,7 @@ from erma.game.seen import table_copies
 from erma.game.state import GameState
 from erma.rules import RuleSet
 from erma.rules.shapes import shape_mask
-from erma.scoring import WinContext, plan_for, score
+from erma.scoring import WinContext, plan_for, score, score_counts
 from erma.scoring.pipeline import ScoreResult
 from erma.tiles import Tile
 
@@ -70,6 +70,35 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
     For ``self`` and ``haidi`` the tile is already in the concealed hand. Returns None when the hand is
     not complete or the fans do not reach the minimum.
     """
+    ctx = win_context(state, seat, tile, how)
+    if ctx is None:
+        return None
+    rules = state.rules
+    result = score(ctx, rules.fan_table)
+    if result is None:
+        return None
+    worth = points_of(rules, result)
+    if worth is None:
+        return None
+    min_total, points = worth
+    fan_total = result.total
+    return WinCheck(result, fan_total, min_total, points, ctx)
+
+
+def wins(state: GameState, seat: int, tile: Tile, how: str) -> bool:
+    """Whether :func:`check_win` finds a win, counted without building it (the fans' ids, points and
+    counts only: :func:`erma.scoring.score_counts`; 报听's legality asks this of every wait it tries)."""
+    ctx = win_context(state, seat, tile, how)
+    if ctx is None:
+        return False
+    rules = state.rules
+    counted = score_counts(ctx, rules.fan_table)
+    return counted is not None and points_of_counts(rules, counted[0], counted[1]) is not None
+
+
+def win_context(state: GameState, seat: int, tile: Tile, how: str) -> WinContext | None:
+    """The win context of ``seat`` winning with ``tile`` as :func:`check_win` reads it; None when the hand
+    is not complete."""
     rules = state.rules
     me = state.seats[seat]
     key = me.key if how in ("self", "haidi") else me.key + (1 << (4 * tile))
@@ -116,15 +145,7 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
         copies=rules.copies,
         flowers_in_play=rules.flowers,
     )
-    result = score(ctx, rules.fan_table)
-    if result is None:
-        return None
-    worth = points_of(rules, result)
-    if worth is None:
-        return None
-    min_total, points = worth
-    fan_total = result.total
-    return WinCheck(result, fan_total, min_total, points, ctx)
+    return ctx
 
 
 def points_of(rules: RuleSet, result: ScoreResult) -> tuple[int, int] | None:

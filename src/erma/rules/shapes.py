@@ -33,9 +33,17 @@ def winnable_shapes(rules: RuleSet) -> Shapes:
     return found
 
 
+_LAST: list[tuple[RuleSet, int]] = []
+"""The last rule set :func:`shape_mask` was asked about, and its mask (an engine asks at every step)."""
+
+
 def shape_mask(rules: RuleSet) -> int:
     """:func:`winnable_shapes` as the plain ``int`` the shape functions take (``allowed``)."""
-    return winnable_shapes(rules).value
+    if _LAST and _LAST[0][0] is rules:
+        return _LAST[0][1]
+    mask = winnable_shapes(rules).value
+    _LAST[:] = [(rules, mask)]
+    return mask
 
 
 def _derive(rules: RuleSet) -> Shapes:

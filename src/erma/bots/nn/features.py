@@ -139,7 +139,7 @@ def accept_choice(view: SeatView, legal: Sequence[Action]) -> Action | None:
 def action_table(view: SeatView, legal: Sequence[Action]) -> tuple[npt.NDArray[np.int8], dict[int, Action]]:
     """The mask over the fixed space and the engine action behind each allowed index (``pick`` maps to a
     placeholder: resolve it with :func:`resolve`)."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask = bytearray(NUM_ACTIONS)  # set byte by byte, then one array on it (no numpy call an action)
     table: dict[int, Action] = {}
     for a in legal:
         k = a.kind
@@ -156,7 +156,7 @@ def action_table(view: SeatView, legal: Sequence[Action]) -> tuple[npt.NDArray[n
     elif view.phase is Phase.HAIDI and legal:
         table[PICK] = _PICK_ANY
         mask[PICK] = 1
-    return mask, table
+    return np.frombuffer(mask, dtype=np.int8), table
 
 
 def resolve(a: Action, reserve: int, rng: random.Random) -> Action:
@@ -237,6 +237,14 @@ def _tile(text: str) -> int:
 
 def encode(view: SeatView, planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8]) -> None:
     """Write ``view`` into ``planes`` (NUM_PLANES × 34) and ``scalars`` (NUM_SCALARS)."""
+    b, s = encode_bytes(view)
+    planes.reshape(-1)[:] = np.frombuffer(b, dtype=np.uint8)
+    scalars[:] = np.frombuffer(s, dtype=np.uint8)
+
+
+def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
+    """``view``'s planes (NUM_PLANES × 34, row by row) and scalars as two new byte buffers (an array can be
+    made on each without a copy: ``np.frombuffer``)."""
     seat = view.seat
     other = 1 - seat
     b = bytearray(_ZERO_PLANES)  # one flat buffer, copied into the array at the end (fast in pure Python)
@@ -283,7 +291,6 @@ def encode(view: SeatView, planes: npt.NDArray[np.uint8], scalars: npt.NDArray[n
     for t in view.cuo_kinds:
         b[544 + t] = 1
     b[578:612] = bytes(view.counts)
-    planes.reshape(-1)[:] = np.frombuffer(b, dtype=np.uint8)
     s = bytearray(NUM_SCALARS)
     s[0] = seat
     s[1] = view.dealer == seat
@@ -304,7 +311,7 @@ def encode(view: SeatView, planes: npt.NDArray[np.uint8], scalars: npt.NDArray[n
     s[16] = len(view.meld_texts[other])
     s[17] = view.actor == seat
     s[_PHASE_AT[view.phase]] = 1
-    scalars[:] = np.frombuffer(s, dtype=np.uint8)
+    return b, s
 
 
 def encode_oracle(state: GameState, seat: int, out: npt.NDArray[np.uint8]) -> None:

@@ -16,11 +16,11 @@ from erma.errors import IllegalActionError
 from erma.game import deal
 from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, RIICHI, WIN, XKONG, Action, Kind
 from erma.game.family import Win
-from erma.game.legal import KONG, PUNG, find_win, has_wait, waits_of
+from erma.game.legal import KONG, PUNG, find_win, waits_of
 from erma.game.result import EndReason, HandResult, WinHow
 from erma.game.settle import hands_shown, win_deltas
 from erma.game.state import GameState
-from erma.game.win import WinCheck, check_win
+from erma.game.win import WinCheck, check_win, wins
 from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
 from erma.rules.shapes import shape_mask
@@ -72,9 +72,16 @@ class Standard:
         if state.claimed and not rules.same_tile_discard_after_claim and state.last_discard is not None:
             kinds = [t for t in kinds if t != state.last_discard] or kinds
         out = [DISCARD[t] for t in kinds]
-        if rules.declare_ready_enabled and shapes.overall(me.key, me.size, 0, shape_mask(rules)) <= 0:
+        allowed = shape_mask(rules)
+        if rules.declare_ready_enabled and shapes.overall(me.key, me.size, 0, allowed) <= 0:
+            # 报听 candidates: the discards that leave the hand ready (shanten 0), then a wait it can score
+            # (a hand with a wait is ready, so the shanten after each discard, all found in one pass,
+            # rules out the rest before any wait is looked for)
+            ready = [False] * 34
+            for t, after in shapes.discard_values(me.key, me.size, 0, allowed):
+                ready[t] = after == 0
             for t in kinds:
-                if has_wait(state, seat, me.key - INC[t], me.size - 1) and _scorable_wait(state, seat, t):
+                if ready[t] and _scorable_wait(state, seat, t):
                     out.append(RIICHI[t])
         return out
 
@@ -96,13 +103,14 @@ class Standard:
             out.append(KONG)
         if c[t] >= 2:
             out.append(PUNG)
-        if t < 27:
+        if t < 27:  # the chows with t as their low, middle or high tile, in the suit's row
             r = t % 9
-            for start in (t - 2, t - 1, t):
-                if 0 <= start % 9 <= 6 and start // 9 == t // 9 and r - 2 <= start % 9 <= r:
-                    need = [x for x in (start, start + 1, start + 2) if x != t]
-                    if all(c[x] for x in need):
-                        out.append(CHOW[start])
+            if r >= 2 and c[t - 2] and c[t - 1]:
+                out.append(CHOW[t - 2])
+            if 1 <= r <= 7 and c[t - 1] and c[t + 1]:
+                out.append(CHOW[t - 1])
+            if r <= 6 and c[t + 1] and c[t + 2]:
+                out.append(CHOW[t])
         return out
 
     def kong_options(self, state: GameState, seat: int) -> list[Action]:
@@ -249,7 +257,7 @@ def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:
         for w in waits_of(state, seat):
             me.add(w)
             try:
-                if check_win(state, seat, w, "self") is not None:
+                if wins(state, seat, w, "self"):
                     return True
             finally:
                 me.remove(w)

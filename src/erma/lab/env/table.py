@@ -19,6 +19,7 @@ from erma.bots.nn.features import (
     NUM_SCALARS,
     action_table,
     encode,
+    encode_bytes,
     encode_oracle,
     net_input,
     resolve,
@@ -195,17 +196,22 @@ class Table:
     ) -> None:
         """Write ``seat``'s observation into the given arrays (its mask is all zeros unless it is to act)."""
         st = self.state
-        view = self._view if self._view is not None and self._view.seat == seat else None
-        if view is None:
-            view = self.view if st.phase is not Phase.END and st.actor == seat else seat_view(st, seat)
-        assert view is not None
-        encode(view, planes, scalars)
+        encode(self.view_of(seat), planes, scalars)
         if st.phase is not Phase.END and st.actor == seat:
             mask[:] = self.mask
         else:
             mask.fill(0)
         if oracle is not None:
             encode_oracle(st, seat, oracle)
+
+    def view_of(self, seat: int) -> SeatView:
+        """``seat``'s view now (the decision's own view when ``seat`` is to act)."""
+        st = self.state
+        view = self._view if self._view is not None and self._view.seat == seat else None
+        if view is None:
+            view = self.view if st.phase is not Phase.END and st.actor == seat else seat_view(st, seat)
+        assert view is not None
+        return view
 
 
 def empty_observation(oracle: bool) -> dict[str, np.ndarray]:
@@ -237,9 +243,19 @@ def open_table(
 
 
 def observation(table: Table, seat: int, oracle: bool) -> dict[str, np.ndarray]:
-    """One observation of ``seat`` (with the oracle planes if ``oracle``)."""
-    obs = empty_observation(oracle)
-    table.observe(seat, obs["observation"], obs["scalars"], obs["action_mask"], obs.get("oracle"))
+    """One observation of ``seat`` (with the oracle planes if ``oracle``): new arrays, the planes and
+    scalars made on the encoder's own buffers (no copy)."""
+    st = table.state
+    planes, scalars = encode_bytes(table.view_of(seat))
+    acting = st.phase is not Phase.END and st.actor == seat
+    obs: dict[str, np.ndarray] = {
+        "observation": np.frombuffer(planes, dtype=np.uint8).reshape(NUM_PLANES, 34),
+        "scalars": np.frombuffer(scalars, dtype=np.uint8),
+        "action_mask": table.mask.copy() if acting else np.zeros(NUM_ACTIONS, dtype=np.int8),
+    }
+    if oracle:
+        obs["oracle"] = np.zeros((NUM_ORACLE, 34), dtype=np.uint8)
+        encode_oracle(st, seat, obs["oracle"])
     return obs
 
 

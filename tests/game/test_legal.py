@@ -1,0 +1,89 @@
+"""Legality's shortcuts give what the plain definitions give: the waits of a hand (the changed group combined
+once, :func:`erma.analysis.shapes.draws_below`) and the 报听 discards (the shanten after every discard in
+one pass, then a scorable wait), checked over random games of every preset against the definitions
+written out the slow way."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from erma.analysis import shapes
+from erma.analysis.tables import INC
+from erma.game import Phase, apply, legal_actions, new_hand
+from erma.game.actions import Kind
+from erma.game.legal import waits_of
+from erma.game.state import GameState
+from erma.game.win import check_win
+from erma.rules import find_ruleset
+from erma.rules.shapes import shape_mask
+
+PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
+
+
+def slow_waits(state: GameState, seat: int, key: int, n: int) -> list[int]:
+    """Every kind that completes the 3k+1 part by shape, less kinds whose copies it holds all of."""
+    me = state.seats[seat]
+    in_sets = [0] * 34
+    for m in me.melds:
+        for t in m.tiles:
+            in_sets[t] += 1
+    allowed = shape_mask(state.rules)
+    return [
+        t
+        for t in state.rules.kinds
+        if ((key >> (4 * t)) & 15) + in_sets[t] < state.rules.copies
+        and shapes.overall(key + INC[t], n + 1, 0, allowed) == -1
+    ]
+
+
+def slow_riichi(state: GameState, seat: int) -> list[int]:
+    """The kinds a 报听 discard may name: the discard leaves the hand ready and declared, some wait scores
+    (tried on a copy of the state, one wait at a time)."""
+    me = state.seats[seat]
+    out = []
+    for t in state.rules.kinds:
+        if not me.counts[t]:
+            continue
+        trial = copy.deepcopy(state)
+        mine = trial.seats[seat]
+        mine.remove(t)
+        mine.riichi = True
+        for w in slow_waits(trial, seat, mine.key, mine.size):
+            mine.add(w)
+            found = check_win(trial, seat, w, "self") is not None
+            mine.remove(w)
+            if found:
+                out.append(t)
+                break
+    return out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_waits_and_riichi_discards_match_their_definitions(preset: str) -> None:
+    rules = find_ruleset(preset)
+    rng = random.Random(f"legal:{preset}")
+    checked_waits = checked_riichi = 0
+    for game in range(4):
+        state = new_hand(rules, f"legal:{preset}:{game}")
+        while state.phase is not Phase.END:
+            for s in (0, 1):
+                me = state.seats[s]
+                if me.size % 3 == 1:
+                    assert waits_of(state, s) == slow_waits(state, s, me.key, me.size)
+                    checked_waits += 1
+            seat = state.actor
+            legal = legal_actions(state, seat)
+            me = state.seats[seat]
+            if state.phase is Phase.TURN and rules.declare_ready_enabled and not me.riichi:
+                riichi = [a.tile for a in legal if a.kind is Kind.DISCARD and a.riichi]
+                expected = slow_riichi(state, seat)
+                plain = {a.tile for a in legal if a.kind is Kind.DISCARD and not a.riichi}
+                assert riichi == [t for t in expected if t in plain], (riichi, expected)
+                checked_riichi += bool(expected)
+            apply(state, seat, rng.choice(legal))
+    assert checked_waits > 40
+    if rules.declare_ready_enabled:
+        assert checked_riichi > 0
