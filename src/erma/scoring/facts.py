@@ -35,7 +35,7 @@ from erma.scoring.features import (
     M_WINDS,
 )
 from erma.scoring.groups import KONG, Group, declared_group
-from erma.scoring.suits import RANKS, RANKS_FACTS, SuitInfos, suit_infos_of, unpack
+from erma.scoring.suits import RANKS, RANKS_FACTS, SuitInfos, suit_infos_of
 from erma.scoring.waits import unique_wait_parts
 from erma.tiles import NUM_KINDS, Tile
 
@@ -209,7 +209,8 @@ class HandFacts:
     @property
     def standing(self) -> list[int]:
         """Count of each kind among the standing tiles with the winning tile."""
-        return unpack(self.key)
+        m0, m1, m2, m3 = suit_infos_of(self.k0, self.k1, self.k2, self.k3)
+        return [*m0.counts, *m1.counts, *m2.counts, *m3.counts]
 
     @property
     def kinds(self) -> tuple[Tile, ...]:
