@@ -219,6 +219,12 @@ class HandFacts:
         return m0.kinds + m1.kinds + m2.kinds + m3.kinds
 
     @property
+    def n_kinds(self) -> int:
+        """The number of kinds present (``mask.bit_count()``, from the groups' kinds: no method call)."""
+        m0, m1, m2, m3 = self.suit_infos
+        return len(m0.kinds) + len(m1.kinds) + len(m2.kinds) + len(m3.kinds)
+
+    @property
     def suits(self) -> int:
         """Number of suits present (0–3)."""
         m = self.mask
@@ -266,7 +272,7 @@ class HandFacts:
         if self._unique_wait < 0:
             win = self.win_tile
             # 13 standing tiles may also wait for seven pairs (not with more than 8 kinds in the hand)
-            seven = not self.declared and self.mask.bit_count() <= 8
+            seven = not self.declared and self.n_kinds <= 8
             k0, k1, k2, k3 = self.k0, self.k1, self.k2, self.k3
             wg = _WIN_GROUP[win]
             one = _WIN_PART[win]

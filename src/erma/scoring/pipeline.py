@@ -11,7 +11,7 @@ import dataclasses
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from erma.errors import ErmaError
 from erma.frozen import reduce_frozen
@@ -20,10 +20,11 @@ from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, Detector, Hit
 from erma.scoring.facts import HandFacts, hand_facts
 from erma.scoring.features import ALL_SHAPES, F_SHAPE_REGULAR, REGULAR
-from erma.scoring.groups import KONG, PART_TEXTS, part_text
+from erma.scoring.groups import KONG, part_text
 from erma.scoring.plain import plain_facts
 from erma.scoring.readings import HandView, readings, readings_of
 from erma.scoring.table import FanRow, FanTable, load_table
+from erma.tiles import NUM_KINDS
 
 Fans = dict[str, Sequence[Hit]]
 """Fan id → its instances (hits), for one reading (a list or a tuple, never changed in place)."""
@@ -420,12 +421,27 @@ class ScoreResult:
         return reduce_frozen(self)
 
 
+_SAME_TEXT: Final = tuple(tuple(part_text((t,) * n) for t in range(NUM_KINDS)) for n in range(5))
+"""By the number of tiles (1–4) and the kind: the text of a tile, pair, pung or kong."""
+_CHOW_TEXT: Final = tuple(
+    part_text((t, t + 1, t + 2)) if t < 27 and t % 9 <= 6 else "" for t in range(NUM_KINDS)
+)
+"""By its lowest tile: the text of a chow ("" where no chow starts)."""
+
+
 def _part_text(p: tuple[int, ...]) -> str:
-    """The text of one part of a hit (a set, a pair, a tile): memoised for parts of at most 4 tiles."""
-    if len(p) <= 4:
-        text = PART_TEXTS.get(p)
-        if text is not None:
-            return text
+    """The text of one part of a hit: a set, a pair or a tile from the tables above (no hashing of the
+    part), anything else through :func:`~erma.scoring.groups.part_text`."""
+    n = len(p)
+    if 1 <= n <= 4:
+        t = p[0]
+        if 0 <= t < NUM_KINDS:
+            if n == 1 or (p[1] == t and (n == 2 or (p[2] == t and (n == 3 or p[3] == t)))):
+                return _SAME_TEXT[n][t]
+            if n == 3 and p[1] == t + 1 and p[2] == t + 2:
+                text = _CHOW_TEXT[t]
+                if text:
+                    return text
     return part_text(p)
 
 
@@ -441,28 +457,13 @@ def _hit_text(hit: Hit) -> str:
     return " ".join(texts)
 
 
-_HIT_TEXTS: dict[Hit, str] = {}
-"""Memo: the text of a hit of two or three sets or pairs (the set-group fans)."""
-
-
 def _text_of(hit: Hit, facts: HandFacts) -> str:
-    """The text of one instance: the hand's own text for a whole-hand hit, else built from its parts' texts
-    (memoised for two or three parts)."""
-    n = len(hit)
-    if n == 1:
+    """The text of one instance: the hand's own text for a whole-hand hit, else its parts' texts."""
+    if len(hit) == 1:
         p = hit[0]
         if p is facts.tiles:
             return facts.text
         return _part_text(p)
-    if n == 2 or n == 3:
-        text = _HIT_TEXTS.get(hit)
-        if text is None:
-            text = _hit_text(hit)
-            if all(len(p) <= 4 for p in hit):
-                if len(_HIT_TEXTS) > 1 << 16:  # a bound far above what hands produce
-                    _HIT_TEXTS.clear()
-                _HIT_TEXTS[hit] = text
-        return text
     return _hit_text(hit)
 
 

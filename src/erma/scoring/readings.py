@@ -299,7 +299,7 @@ def _special(facts: HandFacts) -> HandView | None:
     if not melds:
         if (facts.k0 | facts.k1 | facts.k2 | facts.k3) & _ODD_BITS9 == 0:
             return HandView(facts, SEVEN_PAIRS, features=facts.features | _F_NO_SETS | F_SHAPE_SEVEN_PAIRS)
-        nk = facts.mask.bit_count()
+        nk = facts.n_kinds
         if nk == 14:
             suited = facts.mask & ~M_HONORS
             n_suited = suited.bit_count()
