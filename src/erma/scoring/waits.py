@@ -196,27 +196,33 @@ def regular_wait_count(key: int) -> int:
 
 
 def _wait_count(i0: _GroupInfo, i1: _GroupInfo, i2: _GroupInfo, i3: _GroupInfo) -> int:
-    """:func:`regular_wait_count` of the groups' infos."""
+    """:func:`regular_wait_count` of the groups' infos (written out group by group: no tuple to loop over)."""
+    f0, f1, f2, f3 = i0.flags, i1.flags, i2.flags, i3.flags
     # As regular_waits_key: the tile goes to a group that cannot be completed as it is (if there is one,
     # and only one), taking the pair if the others are all sets, or making sets beside the one pair.
-    broken = None
-    pairs = 0
-    for i in (i0, i1, i2, i3):
-        f = i.flags
-        if not f:
-            if broken is not None:
-                return 0
-            broken = i
-        elif f & _PAIR:
-            pairs += 1
-    if broken is not None:
-        return broken.n_pair if pairs == 0 else broken.n_set if pairs == 1 else 0
+    broken = (f0 == 0) + (f1 == 0) + (f2 == 0) + (f3 == 0)
+    if broken > 1:
+        return 0
+    pairs = (f0 & _PAIR != 0) + (f1 & _PAIR != 0) + (f2 & _PAIR != 0) + (f3 & _PAIR != 0)
+    if broken == 1:
+        b = i0 if f0 == 0 else i1 if f1 == 0 else i2 if f2 == 0 else i3
+        return b.n_pair if pairs == 0 else b.n_set if pairs == 1 else 0
     if pairs == 2:  # each pair group may take the tile as sets, the other keeping the pair
-        return sum([i.n_set for i in (i0, i1, i2, i3) if i.flags & _PAIR])
+        return (
+            (i0.n_set if f0 & _PAIR else 0)
+            + (i1.n_set if f1 & _PAIR else 0)
+            + (i2.n_set if f2 & _PAIR else 0)
+            + (i3.n_set if f3 & _PAIR else 0)
+        )
     if pairs == 0:
         return i0.n_pair + i1.n_pair + i2.n_pair + i3.n_pair
     if pairs == 1:  # (not 3k + 1 tiles: no wait in fact, but counted as regular_waits_key counts)
-        return sum([i.n_pair if i.flags & _PAIR else i.n_set for i in (i0, i1, i2, i3)])
+        return (
+            (i0.n_pair if f0 & _PAIR else i0.n_set)
+            + (i1.n_pair if f1 & _PAIR else i1.n_set)
+            + (i2.n_pair if f2 & _PAIR else i2.n_set)
+            + (i3.n_pair if f3 & _PAIR else i3.n_set)
+        )
     return 0
 
 
