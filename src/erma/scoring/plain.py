@@ -2,12 +2,12 @@
 
 Most records name only the reference calculator's keys (``packs``, ``hand``, ``win_tile``, the four flags,
 ``flower_count``, the two winds) with well-formed values. :func:`plain_facts` reads such a record into
-:class:`~erma.scoring.facts.HandFacts` in one step: every tile adds its packed count to one int (runs
-of mpsz digits come from a memo), and so do the packs, so there is no WinContext, tile list or sort (the
-facts read the WinContext from the record only if a detector or a message asks for it). Anything else —
-another key, another notation or value type, a tile or copy count out of bounds — gives None and goes the
-checked way (:func:`~erma.scoring.context.read_record`), which reads it or says what is wrong. Both ways
-give the same facts (tests/scoring/test_plain.py).
+:class:`~erma.scoring.facts.HandFacts` in one step: every tile adds its packed count to its group's small
+int (m, p, s, z: four ints, never one big key), and so do the packs, so there is no WinContext, tile list
+or sort (the facts read the WinContext from the record only if a detector or a message asks for it).
+Anything else — another key, another notation or value type, a tile or copy count out of bounds — gives None
+and goes the checked way (:func:`~erma.scoring.context.read_record`), which reads it or says what is
+wrong. Both ways give the same facts (tests/scoring/test_plain.py).
 
 >>> facts = plain_facts({"packs": [["PENG", "1z", 1]], "hand": "123456789m6z", "win_tile": "6z"})
 >>> facts.text, facts.melded_sets, facts.ctx.to_notation()
