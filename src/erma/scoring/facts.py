@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from erma.analysis.tables import INC
+from erma.analysis.tables import INC, SUIT_MASK
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.features import (
     F_ALL_MELDED,
@@ -35,13 +35,17 @@ from erma.scoring.features import (
     M_WINDS,
 )
 from erma.scoring.groups import KONG, Group, declared_group
-from erma.scoring.suits import RANKS, RANKS_FACTS, SuitInfos, suit_infos, unpack
-from erma.scoring.waits import unique_wait_key
-from erma.tiles import Tile
+from erma.scoring.suits import RANKS, RANKS_FACTS, SuitInfos, suit_infos_of
+from erma.scoring.waits import unique_wait_parts
+from erma.tiles import NUM_KINDS, Tile
 
 _INC: Final = INC
 _F_SUITS: Final = (0, F_ONE_SUIT, F_TWO_SUITS, F_THREE_SUITS)
 """The suit fact by the number of suits present."""
+_WIN_GROUP: Final = tuple(min(t // 9, 3) for t in range(NUM_KINDS))
+"""The group of each kind: 0–2 the suits, 3 the honours."""
+_WIN_PART: Final = tuple(1 << (4 * (t - 9 * min(t // 9, 3))) for t in range(NUM_KINDS))
+"""One tile of each kind, packed within its group."""
 
 
 class HandFacts:
@@ -58,8 +62,10 @@ class HandFacts:
         "features",
         "flower_count",
         "flowers",
-        "full_key",
-        "key",
+        "k0",
+        "k1",
+        "k2",
+        "k3",
         "kong_involved",
         "last_tile",
         "mask",
@@ -102,10 +108,14 @@ class HandFacts:
     """Flowers held, by kind, when the record names them."""
     flower_count: int
     """花牌 count."""
-    key: int
-    """The standing tiles with the winning tile, packed 4 bits a kind (:data:`erma.analysis.tables.INC`)."""
-    full_key: int
-    """Every tile of the hand (declared sets too), packed 4 bits a kind."""
+    k0: int
+    """The standing tiles with the winning tile in the characters (m), packed 4 bits a kind (a small int)."""
+    k1: int
+    """… in the dots (p)."""
+    k2: int
+    """… in the bamboo (s)."""
+    k3: int
+    """… in the honours (z). :attr:`key` joins the four."""
     mask: int
     """The kinds present, one bit a kind (bit t for kind t)."""
     features: int
@@ -134,8 +144,10 @@ class HandFacts:
         robbing: bool,
         flowers: tuple[Tile, ...],
         flower_count: int,
-        key: int,
-        full_key: int,
+        k0: int,
+        k1: int,
+        k2: int,
+        k3: int,
         mask: int,
         features: int,
         tiles: tuple[Tile, ...],
@@ -155,8 +167,10 @@ class HandFacts:
         self.robbing = robbing
         self.flowers = flowers
         self.flower_count = flower_count
-        self.key = key
-        self.full_key = full_key
+        self.k0 = k0
+        self.k1 = k1
+        self.k2 = k2
+        self.k3 = k3
         self.mask = mask
         self.features = features
         self.tiles = tiles
@@ -176,6 +190,17 @@ class HandFacts:
         return src
 
     @property
+    def key(self) -> int:
+        """The standing tiles with the winning tile, packed 4 bits a kind (joined from the four groups)."""
+        return self.k0 | self.k1 << 36 | self.k2 << 72 | self.k3 << 108
+
+    @property
+    def full_key(self) -> int:
+        """Every tile of the hand (declared sets too), packed 4 bits a kind."""
+        m0, m1, m2, m3 = self.suit_infos
+        return m0.key | m1.key << 36 | m2.key << 72 | m3.key << 108
+
+    @property
     def counts(self) -> list[int]:
         """Count of each kind over the whole hand (declared sets, standing tiles, winning tile)."""
         m0, m1, m2, m3 = self.suit_infos
@@ -184,13 +209,20 @@ class HandFacts:
     @property
     def standing(self) -> list[int]:
         """Count of each kind among the standing tiles with the winning tile."""
-        return unpack(self.key)
+        m0, m1, m2, m3 = suit_infos_of(self.k0, self.k1, self.k2, self.k3)
+        return [*m0.counts, *m1.counts, *m2.counts, *m3.counts]
 
     @property
     def kinds(self) -> tuple[Tile, ...]:
         """The kinds present, sorted."""
         m0, m1, m2, m3 = self.suit_infos
         return m0.kinds + m1.kinds + m2.kinds + m3.kinds
+
+    @property
+    def n_kinds(self) -> int:
+        """The number of kinds present (``mask.bit_count()``, from the groups' kinds: no method call)."""
+        m0, m1, m2, m3 = self.suit_infos
+        return len(m0.kinds) + len(m1.kinds) + len(m2.kinds) + len(m3.kinds)
 
     @property
     def suits(self) -> int:
@@ -240,7 +272,19 @@ class HandFacts:
         if self._unique_wait < 0:
             win = self.win_tile
             # 13 standing tiles may also wait for seven pairs (not with more than 8 kinds in the hand)
-            unique = unique_wait_key(self.key - INC[win], not self.declared and self.mask.bit_count() <= 8)
+            seven = not self.declared and self.n_kinds <= 8
+            k0, k1, k2, k3 = self.k0, self.k1, self.k2, self.k3
+            wg = _WIN_GROUP[win]
+            one = _WIN_PART[win]
+            if wg == 0:
+                k0 -= one
+            elif wg == 1:
+                k1 -= one
+            elif wg == 2:
+                k2 -= one
+            else:
+                k3 -= one
+            unique = unique_wait_parts(k0, k1, k2, k3, seven)
             self._unique_wait = 1 if unique else 0
         return self._unique_wait == 1
 
@@ -248,10 +292,14 @@ class HandFacts:
 def hand_facts(ctx: WinContext) -> HandFacts:
     """The shared facts of a hand, with the reference's corrections of the win flags."""
     win = ctx.win_tile
+    key = sum(map(_INC.__getitem__, ctx.concealed), _INC[win])
     return build_facts(
         ctx,
         tuple([declared_group(m) for m in ctx.melds]) if ctx.melds else (),
-        sum(map(_INC.__getitem__, ctx.concealed), _INC[win]),
+        key & SUIT_MASK,
+        key >> 36 & SUIT_MASK,
+        key >> 72 & SUIT_MASK,
+        key >> 108,
         win,
         ctx.self_drawn,
         ctx.fourth_tile,
@@ -269,7 +317,10 @@ def hand_facts(ctx: WinContext) -> HandFacts:
 def build_facts(
     source: WinContext | Mapping[str, Any],
     declared: tuple[Group, ...],
-    key: int,
+    k0: int,
+    k1: int,
+    k2: int,
+    k3: int,
     win: Tile,
     self_drawn: bool,
     fourth_tile: bool,
@@ -282,25 +333,45 @@ def build_facts(
     flower_count: int,
     copies: int,
 ) -> HandFacts:
-    """:func:`hand_facts` from the hand's parts: its declared sets, the packed standing tiles with the
-    winning tile, and the win context's values (``source`` is kept for :attr:`HandFacts.ctx`). Both the
-    checked path (a WinContext) and score_record's plain-record path end here."""
+    """:func:`hand_facts` from the hand's parts: its declared sets, the standing tiles with the winning
+    tile packed per group (m, p, s, z: four small ints), and the win context's values (``source`` is kept
+    for :attr:`HandFacts.ctx`). Both the checked path (a WinContext) and score_record's plain-record path
+    end here."""
     has_kong = False
     melded_sets = 0
-    full = key
+    f0, f1, f2, f3 = k0, k1, k2, k3
     for g in declared:
-        full += g.key
+        gi = g.group
+        if gi == 0:
+            f0 += g.part
+        elif gi == 1:
+            f1 += g.part
+        elif gi == 2:
+            f2 += g.part
+        else:
+            f3 += g.part
         if g.melded:
             melded_sets += 1
         if g.kind == KONG:
             has_kong = True
-    m0, m1, m2, m3 = suit_infos(full)
+    m0, m1, m2, m3 = suit_infos_of(f0, f1, f2, f3)
     s0 = m0.bits
     s1 = m1.bits
     s2 = m2.bits
-    shift = 4 * win
-    standing_win = (key >> shift) & 15
-    fixed_win = ((full >> shift) & 15) - standing_win
+    wg = _WIN_GROUP[win]
+    shift = 4 * (win - 9 * wg)
+    if wg == 0:
+        standing_win = (k0 >> shift) & 15
+        fixed_win = ((f0 >> shift) & 15) - standing_win
+    elif wg == 1:
+        standing_win = (k1 >> shift) & 15
+        fixed_win = ((f1 >> shift) & 15) - standing_win
+    elif wg == 2:
+        standing_win = (k2 >> shift) & 15
+        fixed_win = ((f2 >> shift) & 15) - standing_win
+    else:
+        standing_win = (k3 >> shift) & 15
+        fixed_win = ((f3 >> shift) & 15) - standing_win
     last = (fourth_tile and standing_win == 1) or fixed_win == copies - 1
     kong = about_kong
     if kong:
@@ -343,8 +414,10 @@ def build_facts(
         robbing,
         flowers,
         flower_count,
-        key,
-        full,
+        k0,
+        k1,
+        k2,
+        k3,
         s0 | s1 << 9 | s2 << 18 | m3.bits << 27,
         f,
         m0.tiles + m1.tiles + m2.tiles + m3.tiles,
@@ -367,8 +440,10 @@ _FACTS_ORDER: Final = [
     "robbing",
     "flowers",
     "flower_count",
-    "key",
-    "full_key",
+    "k0",
+    "k1",
+    "k2",
+    "k3",
     "mask",
     "features",
     "tiles",

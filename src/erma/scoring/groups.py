@@ -40,6 +40,15 @@ REF_ORDER: Final[tuple[int, ...]] = (
 
 ref_key = REF_ORDER.__getitem__
 """Sort key in the reference's tile order (a C-level look-up)."""
+_BY_REF: Final = tuple(sorted(range(NUM_KINDS), key=REF_ORDER.__getitem__))
+"""The kind at each position of the reference's order (the inverse of :data:`REF_ORDER`)."""
+
+
+def ref_sorted(tiles: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    """``tuple(sorted(tiles, key=ref_key))``, sorting the positions as plain ints (no key calls)."""
+    positions = [REF_ORDER[t] for t in tiles]
+    positions.sort()
+    return tuple([_BY_REF[i] for i in positions])
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +72,11 @@ class Group:
     """The tiles packed 4 bits a kind (:data:`erma.analysis.tables.INC`)."""
     text: str
     """The tiles in mpsz (``123m``)."""
+    group: int
+    """The group of its tiles: 0–2 the suits (m, p, s), 3 the honours."""
+    part: int
+    """The tiles packed 4 bits a kind within their group (a small int: :attr:`key` is ``part`` shifted to
+    the group's lanes)."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Rebuilt through the constructor (copy, pickle; also when compiled)."""
@@ -76,6 +90,7 @@ def make_group(kind: int, tile: Tile, declared: bool, melded: bool, size: int = 
     else:
         tiles = (tile,) * (size if kind == KONG else 3)
     valid = all(t < NUM_KINDS for t in tiles)  # (the prebuilt tables hold chows that cross a suit: unused)
+    gi = min(tile // 9, 3)
     return Group(
         kind,
         tile,
@@ -85,6 +100,8 @@ def make_group(kind: int, tile: Tile, declared: bool, melded: bool, size: int = 
         tiles,
         sum(INC[t] for t in tiles) if valid else 0,
         to_mpsz(tiles) if valid else "",
+        gi,
+        sum(1 << (4 * (t - 9 * gi)) for t in tiles) if valid else 0,
     )
 
 

@@ -11,19 +11,20 @@ import dataclasses
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from erma.errors import ErmaError
 from erma.frozen import reduce_frozen
 from erma.scoring.combine import GroupPlan, combine_chows, combine_pungs
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.detectors import REGISTRY, Detector, Hit
-from erma.scoring.facts import hand_facts
+from erma.scoring.facts import HandFacts, hand_facts
 from erma.scoring.features import ALL_SHAPES, F_SHAPE_REGULAR, REGULAR
-from erma.scoring.groups import KONG, PART_TEXTS, part_text
+from erma.scoring.groups import KONG, part_text
 from erma.scoring.plain import plain_facts
 from erma.scoring.readings import HandView, readings, readings_of
 from erma.scoring.table import FanRow, FanTable, load_table
+from erma.tiles import NUM_KINDS
 
 Fans = dict[str, Sequence[Hit]]
 """Fan id → its instances (hits), for one reading (a list or a tuple, never changed in place)."""
@@ -162,7 +163,13 @@ def detect(view: HandView, plan: Plan) -> Fans:
     Those whose needs decide them (``FanSpec.exact``) are not asked either: their one hit is written here
     (one tuple, shared by those fans: fans are never changed in place).
     """
+    return _detect(view, plan)[0]
+
+
+def _detect(view: HandView, plan: Plan) -> tuple[Fans, list[str]]:
+    """:func:`detect`, with the fan ids found in the order they were found (the fans dict's own order)."""
     fans: Fans = {}
+    ids: list[str] = []
     features = view.features  # the shape's bit among them
     chosen = plan.selected.get(features)
     if chosen is None:
@@ -172,14 +179,17 @@ def detect(view: HandView, plan: Plan) -> Fans:
         hits = fn(view)
         if hits:
             fans[fan_id] = hits
+            ids.append(fan_id)
     if whole:
         hit: Sequence[Hit] = ((view.facts.tiles,),)
         for fan_id in whole:
             fans[fan_id] = hit
+            ids.append(fan_id)
     if win:
         hit = (((view.facts.win_tile,),),)
         for fan_id in win:
             fans[fan_id] = hit
+            ids.append(fan_id)
     if features & F_SHAPE_REGULAR:
         chows = view.chows
         if len(chows) >= 2:
@@ -187,7 +197,9 @@ def detect(view: HandView, plan: Plan) -> Fans:
             found = memo_g.get(chows)
             if found is None:
                 found = _memo_groups(memo_g, chows, combine_chows(chows, plan.groups))
-            fans.update(found)
+            for fan_id, group_hits in found:
+                fans[fan_id] = group_hits
+                ids.append(fan_id)
         pungs = view.pungs
         if len(pungs) >= 2:
             if view.melded_kongs or view.concealed_kongs:
@@ -200,8 +212,10 @@ def detect(view: HandView, plan: Plan) -> Fans:
             found = memo_g.get(gkey)
             if found is None:
                 found = _memo_groups(memo_g, gkey, combine_pungs(pungs, plan.groups, sizes))
-            fans.update(found)
-    return fans
+            for fan_id, group_hits in found:
+                fans[fan_id] = group_hits
+                ids.append(fan_id)
+    return fans, ids
 
 
 _THREES: tuple[tuple[int, ...], ...] = tuple((3,) * n for n in range(6))
@@ -281,8 +295,8 @@ def _score(view: HandView, plan: Plan) -> tuple[Fans, tuple[str, ...], int]:
     which fans it has: that outcome is memoised by the detected fan ids (:func:`_outcome`), and the
     steps run as written only for the readings a partial exclusion touches.
     """
-    fans = detect(view, plan)
-    ids = tuple(fans)
+    fans, found = _detect(view, plan)
+    ids = tuple(found)
     outcome = plan.outcomes.get(ids, _UNSEEN)
     if outcome is _UNSEEN:
         outcome = _outcome(plan, ids)
@@ -407,39 +421,50 @@ class ScoreResult:
         return reduce_frozen(self)
 
 
+_SAME_TEXT: Final = tuple(tuple(part_text((t,) * n) for t in range(NUM_KINDS)) for n in range(5))
+"""By the number of tiles (1–4) and the kind: the text of a tile, pair, pung or kong."""
+_CHOW_TEXT: Final = tuple(
+    part_text((t, t + 1, t + 2)) if t < 27 and t % 9 <= 6 else "" for t in range(NUM_KINDS)
+)
+"""By its lowest tile: the text of a chow ("" where no chow starts)."""
+
+
+def _part_text(p: tuple[int, ...]) -> str:
+    """The text of one part of a hit: a set, a pair or a tile from the tables above (no hashing of the
+    part), anything else through :func:`~erma.scoring.groups.part_text`."""
+    n = len(p)
+    if 1 <= n <= 4:
+        t = p[0]
+        if 0 <= t < NUM_KINDS:
+            if n == 1 or (p[1] == t and (n == 2 or (p[2] == t and (n == 3 or p[3] == t)))):
+                return _SAME_TEXT[n][t]
+            if n == 3 and p[1] == t + 1 and p[2] == t + 2:
+                text = _CHOW_TEXT[t]
+                if text:
+                    return text
+    return part_text(p)
+
+
 def _hit_text(hit: Hit) -> str:
-    n = len(hit)
-    if n == 1:
+    """The text of one instance: its parts' texts, separated by spaces (empty parts left out)."""
+    if len(hit) == 1:
+        return _part_text(hit[0])
+    texts = []
+    for p in hit:
+        text = _part_text(p)
+        if text:
+            texts.append(text)
+    return " ".join(texts)
+
+
+def _text_of(hit: Hit, facts: HandFacts) -> str:
+    """The text of one instance: the hand's own text for a whole-hand hit, else its parts' texts."""
+    if len(hit) == 1:
         p = hit[0]
-        if len(p) <= 4:
-            text = PART_TEXTS.get(p)
-            if text is not None:
-                return text
-        return part_text(p)
-    if n == 0:
-        return ""
-    try:
-        return " ".join(map(PART_TEXTS.__getitem__, hit))  # sets already seen
-    except KeyError:
-        return " ".join(filter(None, map(part_text, hit)))
-
-
-_HIT_TEXTS: dict[Hit, str] = {}
-"""Memo: the text of a hit of one to three sets or pairs (parts of a hand, never a whole one)."""
-
-
-def _text_of(hit: Hit, whole: tuple[int, ...], view: HandView) -> str:
-    """The text of one instance: the hand's own text for a whole-hand hit, else memoised or built."""
-    if len(hit) == 1 and hit[0] is whole:
-        return view.facts.text
-    text = _HIT_TEXTS.get(hit)
-    if text is None:
-        text = _hit_text(hit)
-        if len(hit) <= 3 and all(len(p) <= 4 for p in hit):
-            if len(_HIT_TEXTS) > 1 << 16:  # a bound far above what hands produce
-                _HIT_TEXTS.clear()
-            _HIT_TEXTS[hit] = text
-    return text
+        if p is facts.tiles:
+            return facts.text
+        return _part_text(p)
+    return _hit_text(hit)
 
 
 def best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, int] | None:
@@ -589,9 +614,7 @@ def score_counts_declared(
 def _entries(view: HandView, fans: Fans, kept: tuple[str, ...], plan: Plan) -> list[dict[str, Any]]:
     """The result entries (``ScoredFan.to_dict`` shapes) of a reading's fans ``kept``, in table order."""
     heads = plan.heads
-    texts = _HIT_TEXTS
     facts = view.facts
-    whole = facts.tiles
     out = []
     for k in kept:
         hits = fans[k]
@@ -600,17 +623,16 @@ def _entries(view: HandView, fans: Fans, kept: tuple[str, ...], plan: Plan) -> l
         if not hits:
             entry["tiles"] = []
         elif len(hits) == 1 or not each:
-            h = hits[0]
-            if len(h) == 1 and h[0] is whole:  # a whole-hand fan (most are)
-                entry["tiles"] = [facts.text]
-            else:
-                text = texts.get(h)
-                entry["tiles"] = [_text_of(h, whole, view) if text is None else text]
+            entry["tiles"] = [_text_of(hits[0], facts)]
         else:
             entry["count"] = len(hits)
-            entry["tiles"] = [_text_of(h, whole, view) if (t := texts.get(h)) is None else t for h in hits]
+            entry["tiles"] = [_text_of(h, facts) for h in hits]
         out.append(entry)
     return out
+
+
+_PLANS: dict[str, Plan] = {}
+""":func:`plan_for`'s plans by table name, for score_record (a dict look-up costs less than a cached call)."""
 
 
 def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any]:
@@ -620,7 +642,9 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
     "invalid_input", "message": …}``; never raises for a bad record (an unknown or malformed *table*
     raises :class:`~erma.errors.RuleSetError`, a configuration error).
     """
-    plan = plan_for(table)  # a bad table is the caller's configuration error: let RuleSetError through
+    plan = _PLANS.get(table)
+    if plan is None:
+        plan = _PLANS[table] = plan_for(table)  # a bad table is the caller's error: let RuleSetError through
     facts = plain_facts(record)  # most records: straight into the hand's facts
     if facts is None:
         try:

@@ -49,8 +49,18 @@ from erma.scoring.features import (
     THIRTEEN_ORPHANS,
     pung_facts,
 )
-from erma.scoring.groups import CHOW, KONG, REF_ORDER, STANDING_CHOW, STANDING_PUNG, Group, part_text, ref_key
-from erma.scoring.suits import GroupReading, SetsAndPair, SuitInfos, suit_infos
+from erma.scoring.groups import (
+    CHOW,
+    KONG,
+    REF_ORDER,
+    STANDING_CHOW,
+    STANDING_PUNG,
+    Group,
+    part_text,
+    ref_key,
+    ref_sorted,
+)
+from erma.scoring.suits import GroupReading, SetsAndPair, SuitInfos, suit_infos, suit_infos_of
 from erma.scoring.waits import regular_wait_count
 from erma.tiles import KNITTED_SEQUENCES, NUM_KINDS, TERMINALS_AND_HONORS, Tile, to_mpsz
 
@@ -59,6 +69,8 @@ _F_WAIT: Final = (0, F_WAIT_EDGE, F_WAIT_CLOSED, F_WAIT_SINGLE)
 _F_NO_SETS: Final = F_NO_CHOW | F_NO_PUNG
 _ODD_BITS: Final = sum(INC)
 """The low bit of every kind's count in a packed key."""
+_ODD_BITS9: Final = sum(1 << (4 * r) for r in range(9))
+"""The low bit of every kind's count in a group's packed counts."""
 _PAIR_TEXT: Final = tuple(to_mpsz((t, t)) for t in range(NUM_KINDS))
 """mpsz of each pair, by tile."""
 
@@ -283,12 +295,11 @@ _KNIT_CLASSES: Final = tuple(
 
 
 def _special(facts: HandFacts) -> HandView | None:
-    key = facts.key
     melds = facts.declared
     if not melds:
-        if key & _ODD_BITS == 0:
+        if (facts.k0 | facts.k1 | facts.k2 | facts.k3) & _ODD_BITS9 == 0:
             return HandView(facts, SEVEN_PAIRS, features=facts.features | _F_NO_SETS | F_SHAPE_SEVEN_PAIRS)
-        nk = facts.mask.bit_count()
+        nk = facts.n_kinds
         if nk == 14:
             suited = facts.mask & ~M_HONORS
             n_suited = suited.bit_count()
@@ -302,14 +313,14 @@ def _special(facts: HandFacts) -> HandView | None:
             )
     if len(melds) > 1:
         return None
-    m = (
-        facts.mask
-    )  # the hand's kinds: a knitted straight needs 147, 258, 369 of distinct classes in the suits
+    # the hand's kinds: a knitted straight needs 147, 258, 369 of distinct classes in the suits
+    m = facts.mask
     k0 = _KNIT_CLASSES[m & 0x1FF]
     k1 = _KNIT_CLASSES[m >> 9 & 0x1FF]
     k2 = _KNIT_CLASSES[m >> 18 & 0x1FF]
     if not (k0 and k1 and k2) or k0 | k1 | k2 != 7:
         return None
+    key = facts.key
     present = (key | key >> 1 | key >> 2 | key >> 3) & _ODD_BITS  # one bit per standing kind (4 bits a kind)
     if 9 <= present.bit_count() < 14 - 3 * len(melds):  # the nine knitted kinds, and a pair somewhere
         for seq, k in zip(KNITTED_SEQUENCES, _KNITTED_KEYS, strict=True):
@@ -398,7 +409,9 @@ def readings_of(facts: HandFacts) -> list[HandView]:
             out.append(special)
             if special.shape != SEVEN_PAIRS:
                 return out
-    combos, pi = _combos(facts.suit_infos if not declared else suit_infos(facts.key))
+    combos, pi = _combos(
+        facts.suit_infos if not declared else suit_infos_of(facts.k0, facts.k1, facts.k2, facts.k3)
+    )
     if not combos:
         return out
     if len(combos) > 1:
@@ -445,9 +458,9 @@ def readings_of(facts: HandFacts) -> list[HandView]:
         chows = r0.chows + r2.chows + r1.chows  # m, s, p: the reference order
         pungs = r0.pungs + r2.pungs + r1.pungs + r3.ref_pungs
         if dec_chows:
-            chows = tuple(sorted(chows + dec_chows, key=ref_key))
+            chows = ref_sorted(chows + dec_chows)
         if dec_pungs:
-            pungs = tuple(sorted(pungs + dec_pungs, key=ref_key))
+            pungs = ref_sorted(pungs + dec_pungs)
         f = (
             facts.features
             | F_SHAPE_REGULAR

@@ -163,8 +163,10 @@ class SuitInfo:
     (combined with |), and its readings as sets without and with the pair. A plain class (a native class
     when compiled: read field by field, never unpacked)."""
 
-    __slots__ = ("bare", "bits", "counts", "high", "kinds", "only", "paired", "some", "text", "tiles")
+    __slots__ = ("bare", "bits", "counts", "high", "key", "kinds", "only", "paired", "some", "text", "tiles")
 
+    key: int
+    """The group's packed counts (4 bits a kind: the memo's key)."""
     counts: tuple[int, ...]
     tiles: tuple[Tile, ...]
     kinds: tuple[Tile, ...]
@@ -180,6 +182,7 @@ class SuitInfo:
 
     def __init__(
         self,
+        key: int,
         counts: tuple[int, ...],
         tiles: tuple[Tile, ...],
         kinds: tuple[Tile, ...],
@@ -191,6 +194,7 @@ class SuitInfo:
         bare: list[GroupReading],
         paired: list[GroupReading],
     ) -> None:
+        self.key = key
         self.counts = counts
         self.tiles = tiles
         self.kinds = kinds
@@ -220,7 +224,7 @@ def _suit_info(k: int, gi: int) -> SuitInfo:
     some = (_HONOR_ANY[bits] if gi == 3 else 0) | (F_FOUR_COPIES if high >= 4 else 0)
     bare, paired = _group_parts(k, base)
     got = SuitInfo(
-        counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some, bare, paired
+        k, counts, tiles, kinds, bits, high, part_text(tiles) if tiles else "", only, some, bare, paired
     )
     memo = _SUIT_INFO[gi]
     if len(memo) > 1 << 16:  # a bound far above what hands produce
@@ -229,26 +233,27 @@ def _suit_info(k: int, gi: int) -> SuitInfo:
     return got
 
 
-def suit_infos(key: int) -> SuitInfos:
-    """The per-suit infos of a packed key (memoised)."""
+def suit_infos_of(k0: int, k1: int, k2: int, k3: int) -> SuitInfos:
+    """The per-suit infos of the four groups' packed counts (m, p, s, z; memoised)."""
     i0, i1, i2, i3 = _SUIT_INFO
-    k = key & SUIT_MASK
-    m0 = i0.get(k)
+    m0 = i0.get(k0)
     if m0 is None:
-        m0 = _suit_info(k, 0)
-    k = (key >> 36) & SUIT_MASK
-    m1 = i1.get(k)
+        m0 = _suit_info(k0, 0)
+    m1 = i1.get(k1)
     if m1 is None:
-        m1 = _suit_info(k, 1)
-    k = (key >> 72) & SUIT_MASK
-    m2 = i2.get(k)
+        m1 = _suit_info(k1, 1)
+    m2 = i2.get(k2)
     if m2 is None:
-        m2 = _suit_info(k, 2)
-    k = key >> 108
-    m3 = i3.get(k)
+        m2 = _suit_info(k2, 2)
+    m3 = i3.get(k3)
     if m3 is None:
-        m3 = _suit_info(k, 3)
+        m3 = _suit_info(k3, 3)
     return m0, m1, m2, m3
+
+
+def suit_infos(key: int) -> SuitInfos:
+    """The per-suit infos of a packed key of the 34 kinds (memoised)."""
+    return suit_infos_of(key & SUIT_MASK, (key >> 36) & SUIT_MASK, (key >> 72) & SUIT_MASK, key >> 108)
 
 
 def unpack(key: int) -> list[int]:

@@ -116,22 +116,23 @@ def _info(key: int, suited: bool) -> _GroupInfo:
 
 def _infos(key: int) -> tuple[_GroupInfo, _GroupInfo, _GroupInfo, _GroupInfo]:
     """The :func:`_info` of each group of a packed key: the three suits, then the honours."""
-    k = key & _MASK9
-    i0 = _SUIT_INFO.get(k)
+    return _infos_of(key & _MASK9, (key >> 36) & _MASK9, (key >> 72) & _MASK9, key >> 108)
+
+
+def _infos_of(k0: int, k1: int, k2: int, k3: int) -> tuple[_GroupInfo, _GroupInfo, _GroupInfo, _GroupInfo]:
+    """The :func:`_info` of each group's packed counts (m, p, s, z)."""
+    i0 = _SUIT_INFO.get(k0)
     if i0 is None:
-        i0 = _info(k, True)
-    k = (key >> 36) & _MASK9
-    i1 = _SUIT_INFO.get(k)
+        i0 = _info(k0, True)
+    i1 = _SUIT_INFO.get(k1)
     if i1 is None:
-        i1 = _info(k, True)
-    k = (key >> 72) & _MASK9
-    i2 = _SUIT_INFO.get(k)
+        i1 = _info(k1, True)
+    i2 = _SUIT_INFO.get(k2)
     if i2 is None:
-        i2 = _info(k, True)
-    k = key >> 108
-    i3 = _HONOR_INFO.get(k)
+        i2 = _info(k2, True)
+    i3 = _HONOR_INFO.get(k3)
     if i3 is None:
-        i3 = _info(k, False)
+        i3 = _info(k3, False)
     return i0, i1, i2, i3
 
 
@@ -191,26 +192,37 @@ def regular_waits_key(key: int, limit: int = 99) -> list[Tile]:
 def regular_wait_count(key: int) -> int:
     """``len(regular_waits_key(key))``, from the per-group numbers of waits, without listing them."""
     i0, i1, i2, i3 = _infos(key)
+    return _wait_count(i0, i1, i2, i3)
+
+
+def _wait_count(i0: _GroupInfo, i1: _GroupInfo, i2: _GroupInfo, i3: _GroupInfo) -> int:
+    """:func:`regular_wait_count` of the groups' infos (written out group by group: no tuple to loop over)."""
+    f0, f1, f2, f3 = i0.flags, i1.flags, i2.flags, i3.flags
     # As regular_waits_key: the tile goes to a group that cannot be completed as it is (if there is one,
     # and only one), taking the pair if the others are all sets, or making sets beside the one pair.
-    broken = None
-    pairs = 0
-    for i in (i0, i1, i2, i3):
-        f = i.flags
-        if not f:
-            if broken is not None:
-                return 0
-            broken = i
-        elif f & _PAIR:
-            pairs += 1
-    if broken is not None:
-        return broken.n_pair if pairs == 0 else broken.n_set if pairs == 1 else 0
+    broken = (f0 == 0) + (f1 == 0) + (f2 == 0) + (f3 == 0)
+    if broken > 1:
+        return 0
+    pairs = (f0 & _PAIR != 0) + (f1 & _PAIR != 0) + (f2 & _PAIR != 0) + (f3 & _PAIR != 0)
+    if broken == 1:
+        b = i0 if f0 == 0 else i1 if f1 == 0 else i2 if f2 == 0 else i3
+        return b.n_pair if pairs == 0 else b.n_set if pairs == 1 else 0
     if pairs == 2:  # each pair group may take the tile as sets, the other keeping the pair
-        return sum([i.n_set for i in (i0, i1, i2, i3) if i.flags & _PAIR])
+        return (
+            (i0.n_set if f0 & _PAIR else 0)
+            + (i1.n_set if f1 & _PAIR else 0)
+            + (i2.n_set if f2 & _PAIR else 0)
+            + (i3.n_set if f3 & _PAIR else 0)
+        )
     if pairs == 0:
         return i0.n_pair + i1.n_pair + i2.n_pair + i3.n_pair
     if pairs == 1:  # (not 3k + 1 tiles: no wait in fact, but counted as regular_waits_key counts)
-        return sum([i.n_pair if i.flags & _PAIR else i.n_set for i in (i0, i1, i2, i3)])
+        return (
+            (i0.n_pair if f0 & _PAIR else i0.n_set)
+            + (i1.n_pair if f1 & _PAIR else i1.n_set)
+            + (i2.n_pair if f2 & _PAIR else i2.n_set)
+            + (i3.n_pair if f3 & _PAIR else i3.n_set)
+        )
     return 0
 
 
@@ -245,17 +257,28 @@ def is_unique_wait(standing: Sequence[int], win_tile: Tile, *, seven_pairs: bool
     return len(waits) == 1
 
 
-_LOW_BITS = sum(1 << (4 * t) for t in range(NUM_KINDS))
-"""The low bit of every kind's count in a packed key: its odd kinds."""
-
-
 def unique_wait_key(key: int, seven_pairs: bool = False) -> bool:
     """:func:`is_unique_wait` on the packed key of 13 standing tiles (the winning tile taken out)."""
-    n = regular_wait_count(key)
+    return unique_wait_parts(
+        key & _MASK9, (key >> 36) & _MASK9, (key >> 72) & _MASK9, key >> 108, seven_pairs
+    )
+
+
+_LOW9 = sum(1 << (4 * r) for r in range(9))
+"""The low bit of every kind's count in a group's packed counts: its odd kinds."""
+
+
+def unique_wait_parts(k0: int, k1: int, k2: int, k3: int, seven_pairs: bool = False) -> bool:
+    """:func:`unique_wait_key` on the groups' packed counts (m, p, s, z: small ints)."""
+    i0, i1, i2, i3 = _infos_of(k0, k1, k2, k3)
+    n = _wait_count(i0, i1, i2, i3)
     if n > 1:
         return False
     if seven_pairs:
-        odd = key & _LOW_BITS
-        if odd.bit_count() == 1:  # 13 tiles, one odd kind: six pairs, waiting on the odd one's second
+        o0, o1, o2, o3 = k0 & _LOW9, k1 & _LOW9, k2 & _LOW9, k3 & _LOW9
+        if o0.bit_count() + o1.bit_count() + o2.bit_count() + o3.bit_count() == 1:
+            # 13 tiles, one odd kind: six pairs, waiting on the odd one's second
+            odd = o0 | o1 << 36 | o2 << 72 | o3 << 108
+            key = k0 | k1 << 36 | k2 << 72 | k3 << 108
             return not n or regular_waits_key(key, 1)[0] == (odd.bit_length() - 1) >> 2
     return n == 1

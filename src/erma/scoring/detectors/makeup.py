@@ -33,7 +33,8 @@ _F_ANY_SUIT: Final = F_ONE_SUIT | F_TWO_SUITS | F_THREE_SUITS
 _F_FULL_FLUSH: Final = F_ONE_SUIT | F_NO_HONORS
 _F_HALF_FLUSH: Final = F_ONE_SUIT | F_HONORS
 _F_ALL_TYPES: Final = F_THREE_SUITS | F_WINDS_DRAGONS
-_LOW_BITS: Final = sum(1 << (4 * t) for t in range(34))
+_LOW_BITS: Final = sum(1 << (4 * r) for r in range(9))
+"""The low bit of each kind's count in a group's packed counts."""
 
 
 @fan("all_green", TILE_SHAPES, needs=F_GREEN_ONLY, exact="hand")
@@ -126,15 +127,17 @@ fan("lower_four", TILE_SHAPES, F_NO_HONORS | F_RANKS_1_4, "hand")(
 @fan("tile_hog", TILE_SHAPES, needs=F_FOUR_COPIES)
 def tile_hog(v: HandView) -> list[Hit]:
     """四归一 Tile Hog: all four copies of a kind used, not as a kong (each; 无双: 4+ outside kongs)."""
-    k = v.facts.full_key  # 4 bits a kind
-    if v.melded_kongs or v.concealed_kongs:
-        for g in v.sets:
-            if g.kind == KONG:
-                k -= g.key
-    hog = (k >> 2 | k >> 3) & _LOW_BITS  # the low bit of each kind's count of 4 or more
+    kongs = v.melded_kongs or v.concealed_kongs
     hits: list[Hit] = []
-    while hog:
-        low = hog & -hog
-        hits.append((((low.bit_length() - 1) >> 2,) * 4,))
-        hog ^= low
+    for gi, info in enumerate(v.facts.suit_infos):
+        k = info.key  # the group's whole hand, 4 bits a kind
+        if kongs:
+            for g in v.sets:
+                if g.kind == KONG and g.group == gi:
+                    k -= g.part
+        hog = (k >> 2 | k >> 3) & _LOW_BITS  # the low bit of each kind's count of 4 or more
+        while hog:
+            low = hog & -hog
+            hits.append(((9 * gi + ((low.bit_length() - 1) >> 2),) * 4,))
+            hog ^= low
     return hits
