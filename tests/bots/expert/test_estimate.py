@@ -142,3 +142,28 @@ def test_one_from_ready_counts_the_draws_that_widen_it() -> None:
         k = pack(parse(other))
         assert est.race(k, 13, 0, (), 10, widen=True) == est.race(k, 13, 0, (), 10)
     assert Settings().widen and not FULL.widen
+
+
+def test_imagined_completions_score_what_the_hand_can_become() -> None:
+    """classic64 (minimum 8 fans): a hand valued by its imagined completions scored by the fan table
+    (``Settings.samples``). With a chow and a pung of 9m open, every completion is 清一色 (16 fans and
+    more); with a pung of 2z (no wind fan for seat 0) instead, 混一色 at best: worth clearly less. The same
+    seeds give the same value; without samples there are none (the typical share of the mean win is used
+    instead)."""
+    from erma.analysis.api import pack
+    from erma.hand import Meld, MeldKind
+    from erma.tiles import parse
+
+    view = seat_view(new_hand(find_ruleset("classic64"), "far", dealer=0), 0)
+    est = Estimator(view, Settings(samples=24), seed="far")
+    key = pack(parse("4568m259m"))
+    chow = Meld(MeldKind.CHOW, 0, claimed=0)
+    flush = est.completions(key, 7, (chow, Meld(MeldKind.PUNG, 8, claimed=8)))
+    mixed = est.completions(key, 7, (chow, Meld(MeldKind.PUNG, 28, claimed=28)))
+    assert flush >= 16
+    assert mixed < flush - 5
+    again = Estimator(view, Settings(samples=24), seed="far").completions(
+        key, 7, (chow, Meld(MeldKind.PUNG, 28, claimed=28))
+    )
+    assert again == mixed
+    assert Estimator(view, Settings(samples=0)).completions(key, 7, (chow,)) == 0.0

@@ -115,3 +115,51 @@ def test_cuo_that_completes_the_hand_is_the_win() -> None:
     won = bot.cuo_win(ready, est, 4)  # 5m: 九莲宝灯
     assert won is not None and won >= 88
     assert bot.cuo_win(ready, est, 27) is None  # 1z completes nothing
+
+
+@pytest.mark.parametrize("name", ["classic64", "cuopai789"])
+def test_far_discards_by_imagined_completions(name: str) -> None:
+    """With ``Settings.far`` (off in level5: not shown to help, docs/lab/2026-12-06-level5-far-value.md), far
+    from ready (more than ``Settings.ahead``) the expert plays greedy's discard unless the imagined
+    completions make another efficient one (same shanten, within ``keep`` useful tiles of the most) worth
+    more; only where a win needs 8 fans or more (classic64, not cuopai789's minimum of 1). Its far choices are
+    always efficient, and some differ from greedy's in classic64."""
+    rules = find_ruleset(name)
+    settings = Settings(far=8)
+    far = differ = 0
+    for g in range(10):
+        state = new_hand(rules, f"far:{name}:{g}", dealer=g % 2)
+        players = [make_bot("greedy", g), make_bot("greedy", g + 1)]
+        while state.phase is not Phase.END:
+            seat = state.actor
+            legal = legal_actions(state, seat)
+            view = seat_view(state, seat)
+            if state.phase is Phase.TURN and not view.riichi[1 - seat]:
+                bot = ExpertBot(g, settings=settings)
+                base = ExpertBot(g, settings=settings).greedy.choose(view, legal)  # (its ties use its rng)
+                est = Estimator(view, bot.settings, bot.seed)
+                if base.kind is Kind.DISCARD and est.shanten(*_after(view, base.tile)) > bot.settings.ahead:
+                    got = bot.choose(view, legal)
+                    assert got == ExpertBot(g, settings=settings).choose(view, legal)  # the same for a seed
+                    if got != base:
+                        assert name == "classic64"
+                        s = est.shanten(*_after(view, base.tile))
+                        assert got.kind is Kind.DISCARD and est.shanten(*_after(view, got.tile)) == s
+                        useful = {
+                            a.tile: sum(u for u, _, _ in est.improving(*_after(view, a.tile)[:3], s))
+                            for a in (base, got)
+                        }
+                        assert useful[got.tile] >= useful[base.tile] - bot.settings.keep  # type: ignore[operator]
+                        differ += 1
+                    far += 1
+            apply_unchecked(state, seat, players[seat].choose(view, legal))
+    assert far >= 5
+    assert (differ > 0) == (name == "classic64")
+
+
+def _after(view: object, tile: int) -> tuple[int, int, int]:
+    """(key, size, jokers) of the view's hand after discarding ``tile`` (standard family)."""
+    from erma.analysis.tables import INC
+
+    v = view  # a SeatView
+    return v.key - INC[tile], v.size - 1, 0  # type: ignore[attr-defined]

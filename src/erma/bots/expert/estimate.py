@@ -18,7 +18,6 @@ import itertools
 import random
 from collections.abc import Sequence
 
-from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.expert.cached import copies, discards, improvers, shanten, tiles_of, winners
@@ -405,8 +404,8 @@ class Estimator:
         # hand waits on two kinds, each level above on TYPICAL_SLOPE kinds more), and a share of the mean win
         wait_tiles = 2.0 * max(1.0, self.total / max(1, len(self.kinds)))
         p0 = min(0.5, wait_tiles / self.total)
-        if self.s.samples and not self.wz:
-            m = self.completions(key, n, melds)
+        if self.s.samples and not self.wz and self.view.rules.min_fan >= self.s.far_min_fan:
+            m = self.s.completion_share * self.completions(key, n, melds)
         else:
             m = self.s.typical_value * (self.mean if all(x.is_concealed for x in melds) else self.mean_open)
         a_lvl, b_lvl = self.ready_race((p0, m, self.ron * p0, m), turns)
@@ -417,50 +416,49 @@ class Estimator:
 
     def completions(self, key: int, n: int, melds: tuple[Meld, ...]) -> float:
         """Standard family, a hand two or more from ready: the mean points of ``samples`` imagined
-        completions — draws among the unseen useful tiles (as likely as their copies), each followed by
-        the discard that keeps the lowest shanten, until a winning tile, scored with the fan table (0 when
-        the completed hand does not reach the minimum). The draws of each sample are the same for every
-        candidate of one decision (common random numbers)."""
+        completions (想象的和牌) — draws among the unseen tiles that bring the hand closer (as likely as their
+        copies), each followed by a discard that keeps it that close (the first in the sample's own random
+        order), until the hand is ready; then every winning tile, as likely as its unseen copies, scored with
+        the fan table, half as a self-draw and half on a discard (0 where the win misses the minimum). The
+        draws of each sample come from the same seeds for every candidate of one decision (common random
+        numbers); the shape functions are the cached ones."""
         memo = (key, n, melds)
         got = self._completions.get(memo)
         if got is not None:
             return got
+        un, kinds, allowed = self.unseen, self.kinds, self.shapes
         total = 0.0
         for seed in self.seeds:
             rng = random.Random(seed)
             k = key
-            value = 0.0
-            for _ in range(8):
-                s = shapes.overall(k, n, 0, self.shapes)
-                if s <= 0:
-                    wins = [
-                        t
-                        for t in self.kinds
-                        if self.unseen[t] and shapes.overall(k + INC[t], n + 1, 0, self.shapes) == -1
-                    ]
-                    if wins:
-                        t = rng.choices(wins, [self.unseen[x] for x in wins])[0]
-                        pts = self.points(k, melds, t, rng.random() < 0.5, False)
-                        value = float(pts) if pts is not None else 0.0
-                    break
-                ups = [
-                    t
-                    for t in self.kinds
-                    if self.unseen[t] and shapes.overall(k + INC[t], n + 1, 0, self.shapes) < s
-                ]
+            s = shanten(k, n, allowed)
+            while s > 0:
+                ups = [t for t in improvers(k, n, kinds, allowed) if un[t]]
                 if not ups:
                     break
-                k += INC[rng.choices(ups, [self.unseen[x] for x in ups])[0]]
-                best = None
-                for d in self.kinds:
-                    if copies(k, d):
-                        sd = shapes.overall(k - INC[d], n, 0, self.shapes)
-                        if best is None or sd < best[0]:
-                            best = (sd, d)
-                assert best is not None
-                k -= INC[best[1]]
-            total += value
-        got = total / len(self.seeds)
+                k += INC[rng.choices(ups, [un[t] for t in ups])[0]]
+                order = [d for d in kinds if copies(k, d)]
+                rng.shuffle(order)
+                kept = next((d for d in order if shanten(k - INC[d], n, allowed) < s), None)
+                if kept is None:
+                    break  # (never: a drawn tile that brings the hand closer leaves such a discard)
+                k -= INC[kept]
+                s -= 1
+            if s > 0:
+                continue
+            weight = value = 0.0
+            for t in winners(k, n, kinds, allowed):
+                u = un[t]
+                if not u:
+                    continue
+                weight += u
+                for drawn in (True, False):
+                    pts = self.points(k, melds, t, drawn, False)
+                    if pts is not None:
+                        value += 0.5 * u * pts
+            if weight:
+                total += value / weight
+        got = total / max(1, len(self.seeds))
         self._completions[memo] = got
         return got
 

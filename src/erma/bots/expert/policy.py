@@ -16,6 +16,7 @@ the triplet offer and (outside 温州) claims.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
@@ -119,7 +120,7 @@ class ExpertBot:
         opp = 1 - view.seat
         late = ready_chance(view.rules, len(view.discards[opp]), est.opp_riichi) >= self.settings.guard
         if best_s > self.settings.ahead and not est.opp_riichi and not late:
-            return base
+            return self._far(view, est, base, [a for a, x in shantens.items() if x == best_s], best_s)
         if est.wz and best_s == 0 and not self.settings.wz_ready and not est.opp_riichi:
             return base  # 温州, ready: greedy's wait worth (multipliers, win-or-wait) ranks better
         lowest = [a for a, x in shantens.items() if x == best_s]
@@ -127,6 +128,33 @@ class ExpertBot:
             lowest = self._efficient(view, est, lowest, best_s, self.settings.keep)
         scored = self._discard_values(view, est, lowest)
         return self._pick(view, scored)
+
+    def _far(self, view: BotView, est: Estimator, base: Action, lowest: list[Action], s: int) -> Action:
+        """A hand more than :attr:`Settings.ahead` from ready after the discard, where a win must reach a
+        minimum of :attr:`Settings.far_min_fan` or more fans: greedy's discard, unless another efficient one
+        (:attr:`Settings.keep`) is worth :attr:`Settings.far_margin` points more by the imagined completions'
+        scores (:meth:`Estimator.completions`, through a separate estimator that uses them)."""
+        st = self.settings
+        if (
+            s > st.far
+            or est.wz
+            or not st.far_samples
+            or view.rules.min_fan < st.far_min_fan
+            or base not in lowest
+        ):
+            return base
+        keep = st.keep if st.far_keep is None else st.far_keep
+        if keep is not None:
+            lowest = self._efficient(view, est, lowest, s, keep)
+        if len(lowest) < 2:
+            return base
+        far = Estimator(view, replace(st, samples=st.far_samples), self.seed)
+        scored = self._discard_values(view, far, lowest)
+        mine = next((v for v, a in scored if a == base), None)
+        if mine is None:
+            return base
+        best_v, best_a = max(scored, key=lambda x: x[0])
+        return best_a if best_v > mine + st.far_margin else base
 
     def _efficient(
         self, view: BotView, est: Estimator, discards: list[Action], s: int, keep: int

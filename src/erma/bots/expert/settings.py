@@ -37,7 +37,9 @@ class Settings:
     defense: bool = True
     """Weigh each discard's chance of dealing in."""
     samples: int = 0
-    """Imagined completions scored per hand two or more from ready (0: every such win worth the mean)."""
+    """Imagined completions scored per hand valued by rates (:attr:`depth` or more from ready) where a win
+    needs :attr:`far_min_fan` fans or more (:meth:`~erma.bots.expert.estimate.Estimator.completions`; 0: such
+    a win is worth a typical share of the mean win)."""
     riichi_margin: float = 0.25
     """报听 locks the hand: declared only when its estimate beats playing on by this share (the lock's cost,
     which the race does not see: a hand that plays on may still widen or improve its wait)."""
@@ -85,6 +87,26 @@ class Settings:
     it closer (改良, :meth:`~erma.bots.expert.estimate.Estimator.widenings`), not only those that make it
     ready (since 2026-12-02: classic64, against the level5 without it, +1.51 and +0.48 a hand on the tuning
     seeds ``u15`` / ``u16``, 3,000 walls each)."""
+    far_samples: int = 24
+    """Where a win must reach a minimum of :attr:`far_min_fan` fans or more (classic64, wushuang128: 8): a
+    hand :attr:`depth` or more from ready is worth the mean points of this many imagined completions scored by
+    the fan table (:meth:`~erma.bots.expert.estimate.Estimator.completions`, 0 where the completed hand misses
+    the minimum), not a typical share of the mean win (0: the typical share). Since 2026-12-06 (issue 39)."""
+    completion_share: float = 1.0
+    """With :attr:`samples`: the share of the imagined completions' mean points a hand's win is worth (the
+    completions finish every hand; :data:`TYPICAL_VALUE` is the share of the mean win the exact lookahead
+    gives such hands)."""
+    far_min_fan: int = 8
+    """The rule set's minimum fan from which :attr:`far_samples` applies (a hand's value spans 8 to 88+ fans
+    there; cuopai789's minimum is 1, 温州 has none)."""
+    far: int = 0
+    """With ``base``: where :attr:`far_samples` applies, the estimate also picks among the efficient discards
+    (:attr:`keep`) of hands up to this many from ready (0: greedy's discard there); it overrides greedy's
+    discard only when it is worth :attr:`far_margin` points more."""
+    far_keep: int | None = None
+    """With :attr:`far`: the :attr:`keep` of far decisions (None: :attr:`keep`)."""
+    far_margin: float = 0.0
+    """With :attr:`far`: the points a far discard must gain over greedy's to replace it."""
     declare_ahead: bool = True
     """Where 报听 is allowed: a hand that gets ready later (one draw ahead, or by a claim) may declare then,
     so its ready hands are worth the better of playing on and declaring (less the 报听 margin), not only the
