@@ -6,10 +6,10 @@ bot's weights (``nn-<steps>.npz``: the same ReLU network the nn bot runs with nu
 nn:PATH,greedy`` plays it), and a duplicate arena run against ``random`` and ``greedy`` on evaluation walls
 that training never sees (another seed). ``curve.csv`` and ``curve.png`` hold the learning curve.
 
-Needs the ``rl`` extra (docs/env.md). The recipe of docs/env.md:
+Needs the ``rl`` extra (docs/training.md). The recipe of docs/training.md:
 
     .venv/bin/python scripts/train_ppo.py --rules cuopai789 --opponent greedy --steps 3000000 \\
-        --out runs/ppo-cuopai789 --seed 1
+        --reward shaped --shaping 1.0 --eval-every 250000 --eval-walls 300 --out runs/ppo-cuopai789 --seed 1
 """
 
 from __future__ import annotations
@@ -136,7 +136,13 @@ def main() -> None:
     p.add_argument("--opponent", default="greedy", help="the training opponent (a bot name)")
     p.add_argument("--steps", type=int, default=3_000_000, help="agent decisions to train for")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--reward", default="points", choices=["points", "shaped"])
+    p.add_argument("--reward", default="shaped", choices=["points", "shaped"])
+    p.add_argument(
+        "--shaping",
+        type=float,
+        default=1.0,
+        help="with --reward shaped: points a hand per shanten gained (before --reward-scale)",
+    )
     p.add_argument("--out", type=Path, default=Path("runs/ppo"))
     p.add_argument("--resume", action="store_true", help="go on from OUT/model.zip")
     p.add_argument("--eval-every", type=int, default=250_000)
@@ -151,7 +157,9 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
     venv = ScaledRewards(
-        BatchVecEnv(args.rules, args.envs, args.opponent, seed=args.seed, reward=args.reward),
+        BatchVecEnv(
+            args.rules, args.envs, args.opponent, seed=args.seed, reward=args.reward, shaping=args.shaping
+        ),
         args.reward_scale,
     )
     if args.resume:
