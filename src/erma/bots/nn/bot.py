@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from erma.bots.base import BotView
-from erma.bots.nn.features import NUM_PLANES, NUM_SCALARS, action_table, encode, net_input, resolve
+from erma.bots.nn.features import NUM_PLANES, NUM_SCALARS, VERSIONS, action_table, encode, net_input, resolve
 from erma.game.actions import Action
 
 WEIGHTS = Path(__file__).with_name("weights.npz")
@@ -31,6 +31,8 @@ class Network:
             self.layers = [
                 (data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)) for i in range(n)
             ]
+        self.version = VERSIONS.get(self.layers[0][0].shape[0], 2)
+        """The input encoding the network reads."""
 
     def logits(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The action logits for one input vector (or a batch of rows)."""
@@ -45,6 +47,19 @@ class Network:
 _SHARED: dict[Path, Network] = {}
 
 
+def _network(path: Path) -> Network:
+    net = _SHARED.get(path)
+    if net is None:
+        net = _SHARED[path] = Network(path)
+    return net
+
+
+def preset_weights(rules: str) -> Path:
+    """The shipped weights for a preset: its own ``weights-<preset>.npz`` if there is one, else the shared."""
+    own = WEIGHTS.with_name(f"weights-{rules}.npz")
+    return own if own.exists() else WEIGHTS
+
+
 class NNBot:
     """Picks the allowed action the network rates highest."""
 
@@ -53,10 +68,9 @@ class NNBot:
 
     def __init__(self, seed: int | str = 0, weights: Path = WEIGHTS) -> None:
         self.rng = random.Random(seed)
-        net = _SHARED.get(weights)
-        if net is None:
-            net = _SHARED[weights] = Network(weights)
-        self.net = net
+        self.weights = weights
+        self.net = _network(weights)
+        self._rules = ""
         self._planes = np.zeros((NUM_PLANES, 34), dtype=np.uint8)
         self._scalars = np.zeros(NUM_SCALARS, dtype=np.uint8)
 
@@ -68,7 +82,13 @@ class NNBot:
         if len(table) == 1:
             (only,) = table.values()
             return resolve(only, view.reserve_count, self.rng)
+        rules = view.rules.name
+        if rules != self._rules:  # the shipped weights: the preset's own, if any
+            self._rules = rules
+            if self.weights == WEIGHTS:
+                self.net = _network(preset_weights(rules))
         encode(view, self._planes, self._scalars)
-        logits = self.net.logits(net_input(self._planes, self._scalars, view.rules.name))
+        net = self.net
+        logits = net.logits(net_input(self._planes, self._scalars, rules, net.version))
         logits = np.where(mask > 0, logits, -np.inf)
         return resolve(table[int(np.argmax(logits))], view.reserve_count, self.rng)
