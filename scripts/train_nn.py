@@ -31,8 +31,21 @@ from pathlib import Path
 
 import numpy as np
 
-from erma.bots.nn.features import NUM_ACTIONS, NUM_INPUTS, PRESET_NAMES, action_table, encode, net_input
-from erma.bots.nn.features import NUM_PLANES, NUM_SCALARS
+from erma.bots.nn.features import (
+    CUO,
+    DISCARD,
+    NUM_ACTIONS,
+    NUM_INPUTS,
+    NUM_PLANES,
+    NUM_SCALARS,
+    PLANES,
+    PRESET_NAMES,
+    RIICHI,
+    SELECT,
+    action_table,
+    encode,
+    net_input,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from nn_data import replay  # noqa: E402
@@ -93,16 +106,47 @@ def load_data(folders: list[Path], presets: set[str]) -> dict[str, np.ndarray]:
     return out
 
 
-def make_net(hidden: int):  # type: ignore[no-untyped-def]
+KIND_PLANES = ("hand", "played", "unseen", "opponent_river")
+"""The planes the per-kind head reads beside the four per-kind derived blocks."""
+KIND_BASES = (DISCARD, RIICHI, SELECT, CUO)
+"""The per-kind action blocks the head scores (erma.bots.nn.bot.Network)."""
+
+
+def kind_rows() -> np.ndarray:
+    """(F, 34) input positions of each kind's own inputs: planes, then the derived per-kind blocks."""
+    at = NUM_PLANES * 34 + NUM_SCALARS
+    rows = [np.arange(34) + 34 * PLANES.index(p) for p in KIND_PLANES]
+    rows += [np.arange(34) + at + 34 * i for i in range(4)]
+    return np.stack(rows)
+
+
+def make_net(hidden: int, kind: bool = True):  # type: ignore[no-untyped-def]
+    """The trunk (two ReLU layers), the action head, and the per-kind head."""
     import torch
 
-    return torch.nn.Sequential(
-        torch.nn.Linear(NUM_INPUTS, hidden),
-        torch.nn.ReLU(),
-        torch.nn.Linear(hidden, hidden),
-        torch.nn.ReLU(),
-        torch.nn.Linear(hidden, NUM_ACTIONS),
-    )
+    class Net(torch.nn.Module):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.l0 = torch.nn.Linear(NUM_INPUTS, hidden)
+            self.l1 = torch.nn.Linear(hidden, hidden)
+            self.l2 = torch.nn.Linear(hidden, NUM_ACTIONS)
+            self.rows = torch.from_numpy(kind_rows())
+            self.bases = torch.tensor([b + k for b in KIND_BASES for k in range(34)])
+            self.u = torch.nn.Linear(hidden, len(KIND_BASES) * len(self.rows)) if kind else None
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            h = torch.relu(self.l1(torch.relu(self.l0(x))))
+            out = self.l2(h)
+            if self.u is None:
+                return out
+            feats = x[:, self.rows]  # (N, F, 34)
+            g = self.u(h).view(len(x), len(KIND_BASES), len(self.rows))
+            return out.index_add(1, self.bases, torch.bmm(g, feats).reshape(len(x), -1))
+
+        def layers(self):  # type: ignore[no-untyped-def]
+            return [self.l0, self.l1, self.l2]
+
+    return Net()
 
 
 def accuracy(net, x, m, y) -> float:  # type: ignore[no-untyped-def]
@@ -120,11 +164,16 @@ def accuracy(net, x, m, y) -> float:  # type: ignore[no-untyped-def]
 
 def save(net, path: Path, meta: dict[str, object]) -> None:  # type: ignore[no-untyped-def]
     """The weights as the bot reads them (float16, layers ``w{i}`` input × output)."""
-    layers = [m for m in net if hasattr(m, "weight")]
+    layers = net.layers()
     arrays: dict[str, np.ndarray] = {"layers": np.array(len(layers))}
     for i, layer in enumerate(layers):
         arrays[f"w{i}"] = layer.weight.detach().numpy().T.astype(np.float16)
         arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float16)
+    if net.u is not None:
+        arrays["kind_u"] = net.u.weight.detach().numpy().T.astype(np.float16)
+        arrays["kind_ub"] = net.u.bias.detach().numpy().astype(np.float16)
+        arrays["kind_rows"] = kind_rows().astype(np.int16)
+        arrays["kind_bases"] = np.array(KIND_BASES, dtype=np.int16)
     arrays["meta"] = np.array(json.dumps(meta))
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **arrays)
@@ -142,7 +191,7 @@ def fit(args: argparse.Namespace) -> None:
     y = torch.from_numpy(data["y"])
     held = data["held"]
     preset = data["preset"]
-    net = make_net(args.hidden)
+    net = make_net(args.hidden, not args.no_kind_head)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     args.run.mkdir(parents=True, exist_ok=True)
     ckpt = args.run / "ckpt.pt"
@@ -196,6 +245,7 @@ def fit(args: argparse.Namespace) -> None:
         "expert": args.expert,
         "encoding": 2,
         "hidden": args.hidden,
+        "kind_head": not args.no_kind_head,
         "seed": args.seed,
         "epochs": args.epochs,
         "train_samples": len(train_idx),
@@ -214,6 +264,7 @@ def main() -> None:
     parser.add_argument("--expert", default="level5", help="only recorded in the weights' metadata")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--hidden", type=int, default=256)
+    parser.add_argument("--no-kind-head", action="store_true", help="a plain MLP (as the first nn)")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--weight-decay", type=float, default=1e-5)

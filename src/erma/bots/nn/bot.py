@@ -23,7 +23,13 @@ WEIGHTS = Path(__file__).with_name("weights.npz")
 
 
 class Network:
-    """The policy network's layers, as float32 arrays."""
+    """The policy network's layers, as float32 arrays, and its optional per-kind head (逐张打分).
+
+    The per-kind head adds to each action of a per-kind block (discard, 报听 discard, start-exchange mark,
+    搓牌: ``kind_bases``) a weighted sum of that kind's own inputs (``kind_rows``: F rows of 34 input
+    positions, e.g. the shanten and useful tiles after discarding it), the weights read from the last
+    hidden layer (``kind_u``, ``kind_ub``): the same judgement for every kind, which a plain layer would
+    have to learn 34 times."""
 
     def __init__(self, path: Path = WEIGHTS) -> None:
         with np.load(path) as data:
@@ -31,16 +37,37 @@ class Network:
             self.layers = [
                 (data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)) for i in range(n)
             ]
+            self.kind: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.intp], list[int]]
+            self.kind = None  # type: ignore[assignment]
+            if "kind_u" in data:
+                self.kind = (
+                    data["kind_u"].astype(np.float32),
+                    data["kind_ub"].astype(np.float32),
+                    data["kind_rows"].astype(np.intp),
+                    [int(b) for b in data["kind_bases"]],
+                )
         self.version = VERSIONS.get(self.layers[0][0].shape[0], 2)
         """The input encoding the network reads."""
 
     def logits(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The action logits for one input vector (or a batch of rows)."""
+        inp = x
         last = len(self.layers) - 1
+        h = x
         for i, (w, b) in enumerate(self.layers):
+            if i == last:
+                h = x
             x = x @ w + b
             if i < last:
                 x = np.maximum(x, 0.0)
+        if self.kind is not None:
+            u, ub, rows, bases = self.kind
+            feats = inp[..., rows]  # (..., F, 34)
+            g = (h @ u + ub).reshape(*h.shape[:-1], len(bases), rows.shape[0])  # (..., B, F)
+            add = g @ feats  # (..., B, 34)
+            x = x.copy()
+            for j, base in enumerate(bases):
+                x[..., base : base + 34] += add[..., j, :]
         return x
 
 
