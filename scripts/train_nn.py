@@ -9,7 +9,7 @@ Needs the ``rl`` extra (PyTorch, CPU build). The recipe (docs/bots.md, "The lear
        (then wenzhou2p, classic64, wushuang128; DAgger: --policy WEIGHTS --mix 0.5 --tag d1)
 
 2. features: each shard is replayed once and its inputs (erma.bots.nn.features.net_input, encoding 2),
-   masks and labels cached beside it (``cache-v2/``), so reruns and resumed runs skip that work;
+   masks and labels cached beside it (``cache-<inputs>/``), so reruns and resumed runs skip that work;
 3. fit: masked cross-entropy, Adam, ``--epochs``; every epoch a checkpoint (``RUN/ckpt.pt``: network,
    optimiser, epoch; ``--resume`` continues from it), the held-out accuracy (hands whose number in their
    shard is ≡ 0 mod 10) per preset in ``RUN/curve.csv``, and the weights at ``--out``.
@@ -17,7 +17,8 @@ Needs the ``rl`` extra (PyTorch, CPU build). The recipe (docs/bots.md, "The lear
 Measure with the arena on seeds training never used: ``erma arena --bots nn:OUT,greedy --rules R``.
 
 Usage: .venv/bin/python scripts/train_nn.py --data runs/nn/data --run runs/nn/fit [--epochs 12]
-       [--hidden 256] [--presets cuopai789,wenzhou2p] [--resume] [--out src/erma/bots/nn/weights.npz]
+       [--hidden 256] [--presets cuopai789,wenzhou2p] [--resume] [--init runs/nn/other/ckpt.pt]
+       [--out src/erma/bots/nn/weights.npz]
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
+from erma.bots.nn.derived import CHOW_AT
 from erma.bots.nn.features import (
+    CHOW,
     CUO,
     DISCARD,
     NUM_ACTIONS,
@@ -55,7 +58,7 @@ OUT = Path(__file__).resolve().parents[1] / "src/erma/bots/nn/weights.npz"
 
 def features(shard: Path) -> Path:
     """The cached inputs of one shard (built on first use): x (float16), mask (bool), y, hand, preset."""
-    cache = shard.parent / "cache-v2" / shard.name
+    cache = shard.parent / f"cache-{NUM_INPUTS}" / shard.name
     if cache.exists() and cache.stat().st_mtime >= shard.stat().st_mtime:
         return cache
     cache.parent.mkdir(exist_ok=True)
@@ -112,12 +115,20 @@ KIND_BASES = (DISCARD, RIICHI, SELECT, CUO)
 """The per-kind action blocks the head scores (erma.bots.nn.bot.Network)."""
 
 
+CHOW_BASES = (CHOW,)
+
+
 def kind_rows() -> np.ndarray:
     """(F, 34) input positions of each kind's own inputs: planes, then the derived per-kind blocks."""
     at = NUM_PLANES * 34 + NUM_SCALARS
     rows = [np.arange(34) + 34 * PLANES.index(p) for p in KIND_PLANES]
     rows += [np.arange(34) + at + 34 * i for i in range(4)]
     return np.stack(rows)
+
+
+def chow_rows() -> np.ndarray:
+    """(1, 21) input positions of each chow's own input: the shanten after it."""
+    return (np.arange(21) + NUM_PLANES * 34 + NUM_SCALARS + CHOW_AT)[None, :]
 
 
 def make_net(hidden: int, kind: bool = True):  # type: ignore[no-untyped-def]
@@ -133,6 +144,9 @@ def make_net(hidden: int, kind: bool = True):  # type: ignore[no-untyped-def]
             self.rows = torch.from_numpy(kind_rows())
             self.bases = torch.tensor([b + k for b in KIND_BASES for k in range(34)])
             self.u = torch.nn.Linear(hidden, len(KIND_BASES) * len(self.rows)) if kind else None
+            self.crows = torch.from_numpy(chow_rows())
+            self.cbases = torch.tensor([b + k for b in CHOW_BASES for k in range(21)])
+            self.cu = torch.nn.Linear(hidden, len(CHOW_BASES) * len(self.crows)) if kind else None
 
         def forward(self, x):  # type: ignore[no-untyped-def]
             h = torch.relu(self.l1(torch.relu(self.l0(x))))
@@ -141,7 +155,10 @@ def make_net(hidden: int, kind: bool = True):  # type: ignore[no-untyped-def]
                 return out
             feats = x[:, self.rows]  # (N, F, 34)
             g = self.u(h).view(len(x), len(KIND_BASES), len(self.rows))
-            return out.index_add(1, self.bases, torch.bmm(g, feats).reshape(len(x), -1))
+            out = out.index_add(1, self.bases, torch.bmm(g, feats).reshape(len(x), -1))
+            feats = x[:, self.crows]  # (N, 1, 21)
+            g = self.cu(h).view(len(x), len(CHOW_BASES), len(self.crows))
+            return out.index_add(1, self.cbases, torch.bmm(g, feats).reshape(len(x), -1))
 
         def layers(self):  # type: ignore[no-untyped-def]
             return [self.l0, self.l1, self.l2]
@@ -174,6 +191,10 @@ def save(net, path: Path, meta: dict[str, object]) -> None:  # type: ignore[no-u
         arrays["kind_ub"] = net.u.bias.detach().numpy().astype(np.float16)
         arrays["kind_rows"] = kind_rows().astype(np.int16)
         arrays["kind_bases"] = np.array(KIND_BASES, dtype=np.int16)
+        arrays["chow_u"] = net.cu.weight.detach().numpy().T.astype(np.float16)
+        arrays["chow_ub"] = net.cu.bias.detach().numpy().astype(np.float16)
+        arrays["chow_rows"] = chow_rows().astype(np.int16)
+        arrays["chow_bases"] = np.array(CHOW_BASES, dtype=np.int16)
     arrays["meta"] = np.array(json.dumps(meta))
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **arrays)
@@ -196,6 +217,9 @@ def fit(args: argparse.Namespace) -> None:
     args.run.mkdir(parents=True, exist_ok=True)
     ckpt = args.run / "ckpt.pt"
     start = 0
+    if args.init is not None and not (args.resume and ckpt.exists()):
+        net.load_state_dict(torch.load(args.init)["net"])
+        print(f"  started from {args.init}", flush=True)
     if args.resume and ckpt.exists():
         state = torch.load(ckpt)
         net.load_state_dict(state["net"])
@@ -271,6 +295,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--init", type=Path, default=None, help="start from this checkpoint (ckpt.pt)")
     parser.add_argument("--out", type=Path, default=OUT)
     fit(parser.parse_args())
 

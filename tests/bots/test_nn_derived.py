@@ -62,6 +62,16 @@ def test_a_ready_hand_sees_its_winning_draw_and_its_claims() -> None:
     assert d[at("shanten")] == 0 and d[at(f"discard_shanten {p3}")] == NONE
 
 
+def test_each_chow_is_read_at_its_place_in_the_action_space() -> None:
+    planes, scalars = obs("123456789m23p11p")  # a 1p or 4p chow completes the sets
+    planes[PLANES.index("last_discard"), parse("1p")[0]] = 1
+    d = derived(planes, scalars, "cuopai789")
+    assert d[at("chow_low_shanten")] == d[at("chow_shanten 9")] == -1  # the chow 1p2p3p
+    assert d[at("chow_mid_shanten")] == d[at("chow_shanten 10")] == NONE
+    assert d[at("pung_shanten")] == 0  # the pung 1p leaves 23p: ready after a discard
+    assert sum(d[at(f"chow_shanten {9 * (i // 7) + i % 7}")] != NONE for i in range(21)) == 1
+
+
 def test_wenzhou_counts_eight_pairs_and_the_caishen() -> None:
     planes, scalars = obs("1133557799m1133p5p7p")  # 16 tiles: seven pairs and two odd tiles
     planes[PLANES.index("wild"), parse("9p")[0]] = 1

@@ -22,30 +22,38 @@ WEIGHTS = Path(__file__).with_name("weights.npz")
 """The shipped weights."""
 
 
-class Network:
-    """The policy network's layers, as float32 arrays, and its optional per-kind head (逐张打分).
+Head = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.intp], list[int]]
+"""A per-item head's weights ``u``, ``ub``, input rows (F, width) and the action blocks it scores."""
+HEADS = ("kind", "chow")
+"""The per-item heads a weights file may hold, by the prefix of their arrays."""
 
-    The per-kind head adds to each action of a per-kind block (discard, 报听 discard, start-exchange mark,
-    搓牌: ``kind_bases``) a weighted sum of that kind's own inputs (``kind_rows``: F rows of 34 input
-    positions, e.g. the shanten and useful tiles after discarding it), the weights read from the last
-    hidden layer (``kind_u``, ``kind_ub``): the same judgement for every kind, which a plain layer would
-    have to learn 34 times."""
+
+class Network:
+    """The policy network's layers, as float32 arrays, and its optional per-item heads (逐张打分).
+
+    A per-item head adds to each action of a block (``<head>_bases``: e.g. the discards, the 报听 discards,
+    the start-exchange marks and the 搓牌 choices, one per kind; or the 21 chows) a weighted sum of that
+    item's own inputs (``<head>_rows``: F rows of input positions, e.g. the shanten and useful tiles after
+    discarding that kind), the weights read from the last hidden layer (``<head>_u``, ``<head>_ub``): the
+    same judgement for every item, which a plain layer would have to learn once per item."""
 
     def __init__(self, path: Path = WEIGHTS) -> None:
+        self.heads: list[Head] = []
         with np.load(path) as data:
             n = int(data["layers"])
             self.layers = [
                 (data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)) for i in range(n)
             ]
-            self.kind: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.intp], list[int]]
-            self.kind = None  # type: ignore[assignment]
-            if "kind_u" in data:
-                self.kind = (
-                    data["kind_u"].astype(np.float32),
-                    data["kind_ub"].astype(np.float32),
-                    data["kind_rows"].astype(np.intp),
-                    [int(b) for b in data["kind_bases"]],
-                )
+            for head in HEADS:
+                if f"{head}_u" in data:
+                    self.heads.append(
+                        (
+                            data[f"{head}_u"].astype(np.float32),
+                            data[f"{head}_ub"].astype(np.float32),
+                            data[f"{head}_rows"].astype(np.intp),
+                            [int(b) for b in data[f"{head}_bases"]],
+                        )
+                    )
         self.version = VERSIONS.get(self.layers[0][0].shape[0], 2)
         """The input encoding the network reads."""
 
@@ -60,14 +68,15 @@ class Network:
             x = x @ w + b
             if i < last:
                 x = np.maximum(x, 0.0)
-        if self.kind is not None:
-            u, ub, rows, bases = self.kind
-            feats = inp[..., rows]  # (..., F, 34)
-            g = (h @ u + ub).reshape(*h.shape[:-1], len(bases), rows.shape[0])  # (..., B, F)
-            add = g @ feats  # (..., B, 34)
+        if self.heads:
             x = x.copy()
+        for u, ub, rows, bases in self.heads:
+            f, width = rows.shape
+            feats = inp[..., rows]  # (..., F, width)
+            g = (h @ u + ub).reshape(*h.shape[:-1], len(bases), f)  # (..., B, F)
+            add = g @ feats  # (..., B, width)
             for j, base in enumerate(bases):
-                x[..., base : base + 34] += add[..., j, :]
+                x[..., base : base + width] += add[..., j, :]
         return x
 
 

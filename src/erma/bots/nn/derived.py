@@ -9,7 +9,8 @@ thousand decisions, so the encoding hands it over, as the experts see it:
   tiles), and — for a hand waiting to draw or claim (3k+1 tiles, the 搓牌 choice included) — whether
   taking that kind lowers the shanten;
 - the shanten now, the useful tiles now (3k+1 hands), the shanten after a pung of the last discard and
-  after each chow of it (as lowest, middle, highest tile), and for 温州 the regular and the 八对 shanten
+  after each chow of it (as lowest, middle, highest tile, and again at each chow's place in the action
+  space), and for 温州 the regular and the 八对 shanten
   with the 财神 as jokers and whether the hand is still concealed (八对 needs it).
 
 A 温州 discard is of a physical tile: a 财神 gives a joker away, a 白板 the 财神's kind
@@ -23,8 +24,10 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-NUM_DERIVED = 4 * 34 + 9
+NUM_DERIVED = 4 * 34 + 9 + 21
 """The derived inputs' length."""
+CHOW_AT = 4 * 34 + 9
+"""Where the 21 shanten after each chow (by the chow's index, as the action space orders chows) start."""
 NONE = 9
 """The shanten given where there is none (a kind not held, no discard due, no such claim)."""
 _KIND_BLOCKS = ("discard_shanten", "discard_useful", "best_discard", "improves")
@@ -39,7 +42,11 @@ _TAIL = (
     "wz_eight_pairs",
     "concealed",
 )
-DERIVED_NAMES: tuple[str, ...] = (*(f"{b} {k}" for b in _KIND_BLOCKS for k in range(34)), *_TAIL)
+DERIVED_NAMES: tuple[str, ...] = (
+    *(f"{b} {k}" for b in _KIND_BLOCKS for k in range(34)),
+    *_TAIL,
+    *(f"chow_shanten {9 * (i // 7) + i % 7}" for i in range(21)),
+)
 """A name per derived input, in order."""
 
 
@@ -65,7 +72,7 @@ def derived(
     out = np.zeros(NUM_DERIVED, dtype=np.float32)
     out[0:34] = NONE
     out[136:] = NONE
-    out[136 + 1] = 0
+    out[137] = 0
     allowed, kinds, wenzhou, four_two = _rules(rules)
     played = planes[PLANES.index("played")].tolist()
     hand = planes[PLANES.index("hand")].tolist()
@@ -168,11 +175,15 @@ def derived(
                 r = p % 9
                 for i, (a, b) in enumerate(((1, 2), (-1, 1), (-2, -1))):
                     if 0 <= r + a <= 8 and 0 <= r + b <= 8 and played[p + a] and played[p + b]:
-                        out[139 + i] = sh(key - INC[p + a] - INC[p + b], n - 2, jokers, False)
+                        v = sh(key - INC[p + a] - INC[p + b], n - 2, jokers, False)
+                        out[139 + i] = v
+                        out[CHOW_AT + 7 * (p // 9) + r - i] = v
     return out
 
 
-SCALE = np.array([0.25] * 34 + [1 / 32] * 34 + [1.0] * 68 + [0.25, 1 / 32] + [0.25] * 6 + [1.0], dtype=np.float32)
+SCALE = np.array(
+    [0.25] * 34 + [1 / 32] * 34 + [1.0] * 68 + [0.25, 1 / 32] + [0.25] * 6 + [1.0] + [0.25] * 21, dtype=np.float32
+)
 """What the derived inputs are multiplied by in the network's input."""
 
-__all__ = ["DERIVED_NAMES", "NONE", "NUM_DERIVED", "SCALE", "derived"]
+__all__ = ["CHOW_AT", "DERIVED_NAMES", "NONE", "NUM_DERIVED", "SCALE", "derived"]
