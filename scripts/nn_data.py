@@ -70,7 +70,9 @@ def _closest(act: Action, legal: list[Action]) -> int:
     raise ValueError(f"{act} is not legal")
 
 
-def write_shard(path: Path, preset: str, hands: list[tuple[str, int, list[int], list[int], list[int]]]) -> None:
+def write_shard(
+    path: Path, preset: str, hands: list[tuple[str, int, list[int], list[int], list[int]]]
+) -> None:
     """Write ``hands`` (seed, dealer, played, labels, seats) as one shard."""
     lengths = [len(h[2]) for h in hands]
     tmp = path.with_suffix(".tmp.npz")
@@ -91,11 +93,11 @@ def replay(path: Path) -> Iterator[tuple[str, int, SeatView, list[Action], int]]
     """Each labelled decision of a shard: (preset, hand number in the shard, view, legal, label index)."""
     with np.load(path) as d:
         preset = str(d["preset"])
-        seeds, dealers, lengths = d["seeds"], d["dealers"], d["lengths"]
+        seeds, lengths = d["seeds"], d["lengths"]
         played, labels = d["played"], d["labels"]
     rules = find_ruleset(preset)
     at = 0
-    for h, (seed, dealer, n) in enumerate(zip(seeds, dealers, lengths, strict=True)):
+    for h, (seed, n) in enumerate(zip(seeds, lengths, strict=True)):
         state = new_hand(rules, str(seed))
         for j in range(at, at + int(n)):
             seat = state.actor

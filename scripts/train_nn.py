@@ -51,7 +51,7 @@ from erma.bots.nn.features import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nn_data import replay  # noqa: E402
+from nn_data import replay
 
 OUT = Path(__file__).resolve().parents[1] / "src/erma/bots/nn/weights.npz"
 
@@ -88,12 +88,17 @@ def features(shard: Path) -> Path:
     return cache
 
 
-def load_data(folders: list[Path], presets: set[str]) -> dict[str, np.ndarray]:
-    """Every shard's cached inputs, concatenated (``held``: the held-out tenth)."""
+def load_data(folders: list[Path], presets: set[str], most: int = 0) -> dict[str, np.ndarray]:
+    """Every shard's cached inputs (the first ``most`` of each preset if ``most``), concatenated (``held``:
+    the held-out tenth)."""
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("x", "mask", "y", "held", "preset")}
     t0 = time.time()
     shards = [s for f in folders for s in sorted(f.glob("*.npz")) if ".tmp" not in s.name]
     shards = [s for s in shards if s.name.split("-")[0] in presets]
+    if most:
+        shards = [
+            s for p in sorted(presets) for s in [t for t in shards if t.name.startswith(p + "-")][:most]
+        ]
     for i, shard in enumerate(shards):
         with np.load(features(shard)) as d:
             n = len(d["y"])
@@ -206,7 +211,7 @@ def fit(args: argparse.Namespace) -> None:
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    data = load_data(args.data, set(args.presets.split(",")))
+    data = load_data(args.data, set(args.presets.split(",")), args.most_shards)
     x = torch.from_numpy(data["x"])
     m = torch.from_numpy(data["mask"])
     y = torch.from_numpy(data["y"])
@@ -262,7 +267,12 @@ def fit(args: argparse.Namespace) -> None:
         )
         with curve.open("a", newline="") as f:
             csv.writer(f).writerow(
-                [epoch + 1, round(loss_mean, 5), round(time.time() - t0), *(round(a, 5) for a in acc.values())]
+                [
+                    epoch + 1,
+                    round(loss_mean, 5),
+                    round(time.time() - t0),
+                    *(round(a, 5) for a in acc.values()),
+                ]
             )
         torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch + 1}, ckpt)
     meta: dict[str, object] = {
@@ -282,9 +292,12 @@ def fit(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, action="append", required=True, help="scripts/nn_data.py folders")
+    parser.add_argument(
+        "--data", type=Path, action="append", required=True, help="scripts/nn_data.py folders"
+    )
     parser.add_argument("--run", type=Path, default=Path("runs/nn/fit"), help="checkpoint and curve")
     parser.add_argument("--presets", default=",".join(PRESET_NAMES))
+    parser.add_argument("--most-shards", type=int, default=0, help="use at most this many shards a preset")
     parser.add_argument("--expert", default="level5", help="only recorded in the weights' metadata")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--hidden", type=int, default=256)

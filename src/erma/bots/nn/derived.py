@@ -14,7 +14,8 @@ thousand decisions, so the encoding hands it over, as the experts see it:
   with the 财神 as jokers and whether the hand is still concealed (八对 needs it).
 
 A 温州 discard is of a physical tile: a 财神 gives a joker away, a 白板 the 财神's kind
-(:meth:`erma.game.seatview.SeatView.play`); a 财神 drawn counts twice among the useful tiles, as greedy counts it.
+(:meth:`erma.game.seatview.SeatView.play`); a 财神 drawn counts twice among the useful tiles, as greedy
+counts it.
 """
 
 from __future__ import annotations
@@ -182,7 +183,8 @@ def derived(
 
 
 SCALE = np.array(
-    [0.25] * 34 + [1 / 32] * 34 + [1.0] * 68 + [0.25, 1 / 32] + [0.25] * 6 + [1.0] + [0.25] * 21, dtype=np.float32
+    [0.25] * 34 + [1 / 32] * 34 + [1.0] * 68 + [0.25, 1 / 32] + [0.25] * 6 + [1.0] + [0.25] * 21,
+    dtype=np.float32,
 )
 """What the derived inputs are multiplied by in the network's input."""
 
