@@ -116,15 +116,19 @@ def derived(
                 total += unseen[t]
                 hits.append(t)
             return total, hits
+        # one draw lowers a shape's shanten by at most one: a shape already two above ``below`` is skipped
+        reg = shapes.regular(k, m, j) - 1 < below
+        eight = concealed and m + 1 in (16, 17)
+        if eight and m in (16, 17):
+            eight = shapes.eight_pairs(k, m, j, four_two) - 1 < below
         for t in kinds:
             left = unseen[t]
             p = play(t)
-            if p == -1:
-                if sh(k, m + 1, j + 1) < below:
-                    total += 2 * left
-                    hits.append(t)
-            elif sh(k + INC[p], m + 1, j) < below:
-                total += left
+            k1, j1, w = (k, j + 1, 2) if p == -1 else (k + INC[p], j, 1)
+            if (reg and shapes.regular(k1, m + 1, j1) < below) or (
+                eight and shapes.eight_pairs(k1, m + 1, j1, four_two) < below
+            ):
+                total += w * left
                 hits.append(t)
         return total, hits
 
