@@ -121,3 +121,12 @@ def test_a_preset_prefers_its_own_weights(tmp_path: Path, monkeypatch: pytest.Mo
     write_weights(own, NUM_INPUTS_V1, 2)
     assert nn_bot.preset_weights("cuopai789") == own
     assert nn_bot.preset_weights("classic64") == shared
+
+
+def test_the_shipped_weights_fit_two_megabytes_and_read_encoding_two() -> None:
+    files = sorted(nn_bot.WEIGHTS.parent.glob("weights*.npz"))
+    assert nn_bot.WEIGHTS in files and sum(f.stat().st_size for f in files) <= 2_000_000
+    for f in files:
+        assert nn_bot.Network(f).version == 2
+    for preset in ("cuopai789", "wenzhou2p"):
+        assert nn_bot.preset_weights(preset).name == f"weights-{preset}.npz"
