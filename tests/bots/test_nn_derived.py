@@ -130,3 +130,21 @@ def test_the_shipped_weights_fit_two_megabytes_and_read_encoding_two() -> None:
         assert nn_bot.Network(f).version == 2
     for preset in ("cuopai789", "wenzhou2p"):
         assert nn_bot.preset_weights(preset).name == f"weights-{preset}.npz"
+
+
+def test_the_per_kind_head_scores_each_kind_by_its_own_inputs(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    path = tmp_path / "w.npz"
+    rows = np.stack([np.arange(34), np.arange(34) + 34])  # two inputs per kind
+    w0, w1 = rng.normal(size=(NUM_INPUTS, 8)), rng.normal(size=(8, NUM_ACTIONS))
+    u, ub = rng.normal(size=(8, 2)), rng.normal(size=2)
+    arrays = {"w0": w0, "b0": np.zeros(8), "w1": w1, "b1": np.zeros(NUM_ACTIONS), "kind_u": u, "kind_ub": ub}
+    np.savez(path, layers=np.array(2), kind_rows=rows, kind_bases=np.array([34]), **arrays)
+    x = rng.random(NUM_INPUTS).astype(np.float32)
+    h = np.maximum(x @ w0, 0.0)
+    g = h @ u + ub
+    want = h @ w1
+    want[34:68] += g[0] * x[0:34] + g[1] * x[34:68]  # the block at 34 (报听 discards) only
+    got = nn_bot.Network(path).logits(x)
+    assert np.allclose(got, want, rtol=1e-4, atol=1e-3)
+    assert np.allclose(nn_bot.Network(path).logits(x[None, :])[0], got, rtol=1e-5, atol=1e-5)
