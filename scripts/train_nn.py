@@ -1,119 +1,174 @@
-"""Train the ``nn`` bot: imitate a strong bot's decisions, optionally improve by policy gradient against it,
-write the weights (float16 ``.npz``) the bot runs with numpy, and measure it in duplicate games.
+"""Train the ``nn`` bot by imitation of an expert (``level5``): fit a multilayer perceptron on the labelled
+decisions of scripts/nn_data.py, write the weights (float16 ``.npz``) the bot runs with numpy.
 
-Needs the ``rl`` extra (PyTorch, CPU build). Steps, each optional:
+Needs the ``rl`` extra (PyTorch, CPU build). The recipe (docs/bots.md, "The learned bot"):
 
-1. data: the expert (``--expert``, default greedy) plays itself in every preset for ``--data-minutes``
-   (``--workers`` processes); every decision with more than one allowed action is a sample (the input of
-   erma.bots.nn.features.net_input, the mask, the expert's action). ``--shards DIR`` adds the shards of
-   ``erma sim --export`` (all their bots' decisions).
-2. imitation: a multilayer perceptron, masked cross-entropy, Adam, ``--epochs``; accuracy on the held-out
-   tenth of the hands.
-3. improvement (``--improve-minutes``): REINFORCE with a running baseline, the network (sampling) against
-   the expert in erma.lab.env.SingleAgentEnv, reward = the hand's points.
-4. evaluation (``--eval-walls``): duplicate games nn against the expert (each wall twice, seats swapped);
-   the nn's mean points per wall with a 95% interval over walls (paired: the two games of a wall sum), its
-   win rate, and its decision time.
+1. data, the slow part (the expert takes ~10–60 ms a decision), one process, niced, resumable::
 
-Usage: .venv/bin/python scripts/train_nn.py [--data-minutes 5] [--epochs 8] [--improve-minutes 0]
-       [--eval-walls 1000] [--out src/erma/bots/nn/weights.npz]
+       nice -n 10 .venv/bin/python scripts/nn_data.py --preset cuopai789 --minutes 45 --out runs/nn/data
+       (then wenzhou2p, classic64, wushuang128; DAgger: --policy WEIGHTS --mix 0.5 --tag d1)
+
+2. features: each shard is replayed once and its inputs (erma.bots.nn.features.net_input, encoding 2),
+   masks and labels cached beside it (``cache-<inputs>/``), so reruns and resumed runs skip that work;
+3. fit: masked cross-entropy, Adam, ``--epochs``; every epoch a checkpoint (``RUN/ckpt.pt``: network,
+   optimiser, epoch; ``--resume`` continues from it), the held-out accuracy (hands whose number in their
+   shard is ≡ 0 mod 10) per preset in ``RUN/curve.csv``, and the weights at ``--out``.
+
+Measure with the arena on seeds training never used: ``erma arena --bots nn:OUT,greedy --rules R``.
+
+Usage: .venv/bin/python scripts/train_nn.py --data runs/nn/data --run runs/nn/fit [--epochs 12]
+       [--hidden 256] [--presets cuopai789,wenzhou2p] [--resume] [--init runs/nn/other/ckpt.pt]
+       [--out src/erma/bots/nn/weights.npz]
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
-import math
-import multiprocessing
-import statistics
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from erma.bots import make_bot
-from erma.bots.nn.features import NUM_ACTIONS, NUM_INPUTS, PRESET_NAMES, net_input
-from erma.lab.env.export import record_hand
-from erma.lab.selfplay import hand_seed, play_hand
-from erma.rules import find_ruleset
+from erma.bots.nn.derived import CHOW_AT
+from erma.bots.nn.features import (
+    CHOW,
+    CUO,
+    DISCARD,
+    NUM_ACTIONS,
+    NUM_INPUTS,
+    NUM_PLANES,
+    NUM_SCALARS,
+    PLANES,
+    PRESET_NAMES,
+    RIICHI,
+    SELECT,
+    action_table,
+    encode,
+    net_input,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from nn_data import replay
 
 OUT = Path(__file__).resolve().parents[1] / "src/erma/bots/nn/weights.npz"
 
 
-def collect(job: tuple[str, str, float, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Expert self-play in one preset for ``seconds``: (inputs, masks, actions, hand numbers)."""
-    preset, expert, seconds, seed = job
-    rules = find_ruleset(preset)
-    bots = [make_bot(expert, f"{seed}:{preset}:0"), make_bot(expert, f"{seed}:{preset}:1")]
-    xs, ms, acts, hands = [], [], [], []
-    end = time.process_time() + seconds
-    i = 0
-    while time.process_time() < end:
-        rows, _ = record_hand(rules, hand_seed(f"train:{seed}:{preset}", i), bots)
-        for planes, scalars, mask, action, _seat in rows:
-            if mask.sum() > 1:
-                xs.append(net_input(planes, scalars, preset))
-                ms.append(mask.astype(bool))
-                acts.append(action)
-                hands.append(i)
-        i += 1
-    print(f"  {preset}: {i} hands, {len(acts)} samples", flush=True)
-    return np.array(xs, dtype=np.float16), np.array(ms), np.array(acts, dtype=np.int64), np.array(hands)
-
-
-def from_shards(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Samples from ``erma sim --export`` shards (every bot's decisions with a choice)."""
-    xs, ms, acts, hands = [], [], [], []
-    for f in sorted(folder.glob("shard-*.npz")):
-        with np.load(f) as d:
-            rules = str(d["rules"])
-            for planes, scalars, mask, action, game in zip(
-                d["obs"], d["scalars"], d["mask"], d["action"], d["game"], strict=True
-            ):
-                if mask.sum() > 1:
-                    xs.append(net_input(planes, scalars, rules))
-                    ms.append(mask.astype(bool))
-                    acts.append(int(action))
-                    hands.append(int(game))
-    return np.array(xs, dtype=np.float16), np.array(ms), np.array(acts, dtype=np.int64), np.array(hands)
-
-
-def make_net(hidden: int):  # type: ignore[no-untyped-def]
-    import torch
-
-    return torch.nn.Sequential(
-        torch.nn.Linear(NUM_INPUTS, hidden),
-        torch.nn.ReLU(),
-        torch.nn.Linear(hidden, hidden),
-        torch.nn.ReLU(),
-        torch.nn.Linear(hidden, NUM_ACTIONS),
+def features(shard: Path) -> Path:
+    """The cached inputs of one shard (built on first use): x (float16), mask (bool), y, hand, preset."""
+    cache = shard.parent / f"cache-{NUM_INPUTS}" / shard.name
+    if cache.exists() and cache.stat().st_mtime >= shard.stat().st_mtime:
+        return cache
+    cache.parent.mkdir(exist_ok=True)
+    planes = np.zeros((NUM_PLANES, 34), dtype=np.uint8)
+    scalars = np.zeros(NUM_SCALARS, dtype=np.uint8)
+    xs, ms, ys, hs = [], [], [], []
+    preset = ""
+    for preset, hand, view, legal, label in replay(shard):
+        mask, table = action_table(view, legal)
+        if len(table) < 2 or not mask[label]:
+            continue
+        encode(view, planes, scalars)
+        xs.append(net_input(planes, scalars, preset).astype(np.float16))
+        ms.append(mask.astype(bool))
+        ys.append(label)
+        hs.append(hand)
+    tmp = cache.with_suffix(".tmp.npz")
+    np.savez(
+        tmp,
+        x=np.array(xs, dtype=np.float16).reshape(-1, NUM_INPUTS),
+        mask=np.array(ms, dtype=bool).reshape(-1, NUM_ACTIONS),
+        y=np.array(ys, dtype=np.int64),
+        hand=np.array(hs, dtype=np.int32),
+        preset=np.array(PRESET_NAMES.index(preset) if preset in PRESET_NAMES else -1),
     )
+    tmp.replace(cache)
+    return cache
 
 
-def imitate(net, x, m, y, hands, epochs: int, seed: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
+def load_data(folders: list[Path], presets: set[str], most: int = 0) -> dict[str, np.ndarray]:
+    """Every shard's cached inputs (the first ``most`` of each preset if ``most``), concatenated (``held``:
+    the held-out tenth)."""
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("x", "mask", "y", "held", "preset")}
+    t0 = time.time()
+    shards = [s for f in folders for s in sorted(f.glob("*.npz")) if ".tmp" not in s.name]
+    shards = [s for s in shards if s.name.split("-")[0] in presets]
+    if most:
+        shards = [
+            s for p in sorted(presets) for s in [t for t in shards if t.name.startswith(p + "-")][:most]
+        ]
+    for i, shard in enumerate(shards):
+        with np.load(features(shard)) as d:
+            n = len(d["y"])
+            parts["x"].append(d["x"])
+            parts["mask"].append(d["mask"])
+            parts["y"].append(d["y"])
+            parts["held"].append(d["hand"] % 10 == 0)
+            parts["preset"].append(np.full(n, int(d["preset"]), dtype=np.int8))
+        if (i + 1) % 25 == 0:
+            print(f"  features: {i + 1}/{len(shards)} shards, {time.time() - t0:.0f} s", flush=True)
+    out = {k: np.concatenate(v) for k, v in parts.items()}
+    print(f"  {len(shards)} shards, {len(out['y'])} decisions, {time.time() - t0:.0f} s", flush=True)
+    return out
+
+
+KIND_PLANES = ("hand", "played", "unseen", "opponent_river")
+"""The planes the per-kind head reads beside the four per-kind derived blocks."""
+KIND_BASES = (DISCARD, RIICHI, SELECT, CUO)
+"""The per-kind action blocks the head scores (erma.bots.nn.bot.Network)."""
+
+
+CHOW_BASES = (CHOW,)
+
+
+def kind_rows() -> np.ndarray:
+    """(F, 34) input positions of each kind's own inputs: planes, then the derived per-kind blocks."""
+    at = NUM_PLANES * 34 + NUM_SCALARS
+    rows = [np.arange(34) + 34 * PLANES.index(p) for p in KIND_PLANES]
+    rows += [np.arange(34) + at + 34 * i for i in range(4)]
+    return np.stack(rows)
+
+
+def chow_rows() -> np.ndarray:
+    """(1, 21) input positions of each chow's own input: the shanten after it."""
+    return (np.arange(21) + NUM_PLANES * 34 + NUM_SCALARS + CHOW_AT)[None, :]
+
+
+def make_net(hidden: int, kind: bool = True):  # type: ignore[no-untyped-def]
+    """The trunk (two ReLU layers), the action head, and the per-kind head."""
     import torch
 
-    torch.manual_seed(seed)
-    held = (hands % 10) == 0
-    xt, mt, yt = torch.from_numpy(x), torch.from_numpy(m), torch.from_numpy(y)
-    tr = torch.from_numpy(~held)
-    va = torch.from_numpy(held)
-    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
-    idx = torch.nonzero(tr).squeeze(1)
-    for epoch in range(epochs):
-        perm = idx[torch.randperm(len(idx))]
-        total = 0.0
-        for b in range(0, len(perm), 256):
-            j = perm[b : b + 256]
-            logits = net(xt[j].float()).masked_fill(~mt[j], -1e9)
-            loss = torch.nn.functional.cross_entropy(logits, yt[j])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += float(loss.detach()) * len(j)
-        acc = accuracy(net, xt[va], mt[va], yt[va])
-        print(f"  epoch {epoch + 1}: train loss {total / max(1, len(perm)):.3f}, held-out accuracy {acc:.3f}")
-    return {"train_samples": int(tr.sum()), "heldout_samples": int(va.sum()), "heldout_accuracy": acc}
+    class Net(torch.nn.Module):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.l0 = torch.nn.Linear(NUM_INPUTS, hidden)
+            self.l1 = torch.nn.Linear(hidden, hidden)
+            self.l2 = torch.nn.Linear(hidden, NUM_ACTIONS)
+            self.rows = torch.from_numpy(kind_rows())
+            self.bases = torch.tensor([b + k for b in KIND_BASES for k in range(34)])
+            self.u = torch.nn.Linear(hidden, len(KIND_BASES) * len(self.rows)) if kind else None
+            self.crows = torch.from_numpy(chow_rows())
+            self.cbases = torch.tensor([b + k for b in CHOW_BASES for k in range(21)])
+            self.cu = torch.nn.Linear(hidden, len(CHOW_BASES) * len(self.crows)) if kind else None
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            h = torch.relu(self.l1(torch.relu(self.l0(x))))
+            out = self.l2(h)
+            if self.u is None:
+                return out
+            feats = x[:, self.rows]  # (N, F, 34)
+            g = self.u(h).view(len(x), len(KIND_BASES), len(self.rows))
+            out = out.index_add(1, self.bases, torch.bmm(g, feats).reshape(len(x), -1))
+            feats = x[:, self.crows]  # (N, 1, 21)
+            g = self.cu(h).view(len(x), len(CHOW_BASES), len(self.crows))
+            return out.index_add(1, self.cbases, torch.bmm(g, feats).reshape(len(x), -1))
+
+        def layers(self):  # type: ignore[no-untyped-def]
+            return [self.l0, self.l1, self.l2]
+
+    return Net()
 
 
 def accuracy(net, x, m, y) -> float:  # type: ignore[no-untyped-def]
@@ -122,219 +177,140 @@ def accuracy(net, x, m, y) -> float:  # type: ignore[no-untyped-def]
     if len(y) == 0:
         return float("nan")
     with torch.no_grad():
-        pred = net(x.float()).masked_fill(~m, -1e9).argmax(1)
-    return float((pred == y).float().mean())
-
-
-def improve(net, expert: str, minutes: float, seed: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    """REINFORCE against the expert, one preset after another, reward = the hand's points."""
-    import torch
-
-    from erma.lab.env import SingleAgentEnv
-
-    opt = torch.optim.Adam(net.parameters(), lr=1e-5)
-    envs = {p: SingleAgentEnv(p, expert) for p in PRESET_NAMES}
-    for i, e in enumerate(envs.values()):
-        e.reset(seed=seed + i)
-    baseline = dict.fromkeys(PRESET_NAMES, 0.0)
-    rng = np.random.default_rng(seed)
-    end = time.process_time() + minutes * 60
-    hands = 0
-    points = 0.0
-    while time.process_time() < end:
-        preset = PRESET_NAMES[hands % len(PRESET_NAMES)]
-        e = envs[preset]
-        obs, _ = e.reset()
-        logps = []
-        done = False
-        ret = 0.0
-        while not done:
-            mask = obs["action_mask"].astype(bool)
-            x = torch.from_numpy(net_input(obs["observation"], obs["scalars"], preset))
-            logits = net(x).masked_fill(torch.from_numpy(~mask), -1e9)
-            logp = torch.log_softmax(logits, 0)
-            p = logp.exp().detach().numpy().astype(np.float64)
-            a = int(rng.choice(NUM_ACTIONS, p=p / p.sum()))
-            if mask.sum() > 1:
-                logps.append(logp[a])
-            obs, r, done, _, _ = e.step(a)
-            ret += r
-        adv = ret - baseline[preset]
-        baseline[preset] += 0.05 * (ret - baseline[preset])
-        if logps:
-            loss = -adv * torch.stack(logps).sum() / 10.0
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-            opt.step()
-        hands += 1
-        points += ret
-    print(f"  improvement: {hands} hands, mean points {points / max(1, hands):.3f} (sampling policy)")
-    return {"improve_hands": hands, "improve_mean_points": points / max(1, hands)}
-
-
-def load(path: Path):  # type: ignore[no-untyped-def]
-    """A network with the weights of a saved ``.npz`` (to improve it further)."""
-    import torch
-
-    with np.load(path) as d:
-        hidden = int(d["w0"].shape[1])
-        net = make_net(hidden)
-        layers = [m for m in net if hasattr(m, "weight")]
-        with torch.no_grad():
-            for i, layer in enumerate(layers):
-                layer.weight.copy_(torch.from_numpy(d[f"w{i}"].astype(np.float32).T))
-                layer.bias.copy_(torch.from_numpy(d[f"b{i}"].astype(np.float32)))
-        meta = json.loads(str(d["meta"]))
-    return net, meta
+        right = 0
+        for b in range(0, len(y), 4096):
+            pred = net(x[b : b + 4096].float()).masked_fill(~m[b : b + 4096], -1e9).argmax(1)
+            right += int((pred == y[b : b + 4096]).sum())
+    return right / len(y)
 
 
 def save(net, path: Path, meta: dict[str, object]) -> None:  # type: ignore[no-untyped-def]
-    layers = [m for m in net if hasattr(m, "weight")]
+    """The weights as the bot reads them (float16, layers ``w{i}`` input × output)."""
+    layers = net.layers()
     arrays: dict[str, np.ndarray] = {"layers": np.array(len(layers))}
     for i, layer in enumerate(layers):
         arrays[f"w{i}"] = layer.weight.detach().numpy().T.astype(np.float16)
         arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float16)
+    if net.u is not None:
+        arrays["kind_u"] = net.u.weight.detach().numpy().T.astype(np.float16)
+        arrays["kind_ub"] = net.u.bias.detach().numpy().astype(np.float16)
+        arrays["kind_rows"] = kind_rows().astype(np.int16)
+        arrays["kind_bases"] = np.array(KIND_BASES, dtype=np.int16)
+        arrays["chow_u"] = net.cu.weight.detach().numpy().T.astype(np.float16)
+        arrays["chow_ub"] = net.cu.bias.detach().numpy().astype(np.float16)
+        arrays["chow_rows"] = chow_rows().astype(np.int16)
+        arrays["chow_bases"] = np.array(CHOW_BASES, dtype=np.int16)
     arrays["meta"] = np.array(json.dumps(meta))
+    path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **arrays)
-    print(f"  wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
+    print(f"  wrote {path} ({path.stat().st_size / 1024:.0f} KiB)", flush=True)
 
 
-class TimedBot:
-    """A bot whose decision time is summed into ``timer`` ([seconds, decisions])."""
+def fit(args: argparse.Namespace) -> None:
+    import torch
 
-    def __init__(self, bot, timer: list) -> None:  # type: ignore[no-untyped-def, type-arg]
-        self.bot = bot
-        self.timer = timer
-        self.name = bot.name
-        self.uses_view = bot.uses_view
-
-    def choose(self, view, legal):  # type: ignore[no-untyped-def]
-        t0 = time.perf_counter()
-        a = self.bot.choose(view, legal)
-        self.timer[0] += time.perf_counter() - t0
-        self.timer[1] += 1
-        return a
-
-
-def evaluate_preset(job: tuple[str, Path, str, int, int]) -> dict[str, object]:
-    """Duplicate games nn vs the expert in one preset: mean nn points per wall (95% interval), wins."""
-    from erma.bots.nn.bot import NNBot
-
-    preset, weights, expert, walls, seed = job
-    rules = find_ruleset(preset)
-    timer = [0.0, 0]
-    nn = TimedBot(NNBot(f"{seed}:nn", weights), timer)
-    ex_timer = [0.0, 0]
-    ex = TimedBot(make_bot(expert, f"{seed}:expert"), ex_timer)
-    per_wall = []
-    wins = [0, 0]
-    draws = 0
-    for w in range(walls):
-        total = 0
-        for nn_seat in (0, 1):
-            bots = [nn, ex] if nn_seat == 0 else [ex, nn]
-            st = play_hand(rules, hand_seed(f"eval:{seed}", w), bots)  # type: ignore[list-item]
-            res = st.result
-            assert res is not None
-            total += res.deltas[nn_seat]
-            if res.winner is None:
-                draws += 1
-            else:
-                wins[0 if res.winner == nn_seat else 1] += 1
-        per_wall.append(total)
-    mean = statistics.fmean(per_wall)
-    half = 1.96 * statistics.stdev(per_wall) / math.sqrt(walls) if walls > 1 else float("nan")
-    games = 2 * walls
-    out = {
-        "walls": walls,
-        "nn_points_per_wall": round(mean, 3),
-        "ci95": [round(mean - half, 3), round(mean + half, 3)],
-        "nn_wins": wins[0],
-        "expert_wins": wins[1],
-        "draws": draws,
-        "nn_win_rate": round(wins[0] / games, 4),
-        "expert_win_rate": round(wins[1] / games, 4),
-        "nn_ms_per_decision": round(1000 * timer[0] / max(1, timer[1]), 3),
-        "expert_ms_per_decision": round(1000 * ex_timer[0] / max(1, ex_timer[1]), 3),
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    data = load_data(args.data, set(args.presets.split(",")), args.most_shards)
+    x = torch.from_numpy(data["x"])
+    m = torch.from_numpy(data["mask"])
+    y = torch.from_numpy(data["y"])
+    held = data["held"]
+    preset = data["preset"]
+    net = make_net(args.hidden, not args.no_kind_head)
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    args.run.mkdir(parents=True, exist_ok=True)
+    ckpt = args.run / "ckpt.pt"
+    start = 0
+    if args.init is not None and not (args.resume and ckpt.exists()):
+        net.load_state_dict(torch.load(args.init)["net"])
+        print(f"  started from {args.init}", flush=True)
+    if args.resume and ckpt.exists():
+        state = torch.load(ckpt)
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        start = int(state["epoch"])
+        print(f"  resumed at epoch {start}", flush=True)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=args.epochs, last_epoch=start - 1)
+    train_idx = torch.from_numpy(np.nonzero(~held)[0])
+    evals = {
+        name: torch.from_numpy(np.nonzero(held & (preset == i))[0])
+        for i, name in enumerate(PRESET_NAMES)
+        if (held & (preset == i)).any()
     }
-    print(f"  {preset}: {json.dumps(out)}", flush=True)
-    return out
-
-
-def evaluate(weights: Path, expert: str, walls: int, seed: int, workers: int) -> dict[str, object]:
-    """:func:`evaluate_preset` for every preset, on ``workers`` processes."""
-    jobs = [(p, weights, expert, walls, seed) for p in PRESET_NAMES]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return dict(zip(PRESET_NAMES, pool.map(evaluate_preset, jobs), strict=True))
+    curve = args.run / "curve.csv"
+    if start == 0:
+        with curve.open("w", newline="") as f:
+            csv.writer(f).writerow(["epoch", "train_loss", "seconds", *(f"acc_{p}" for p in evals)])
+    t0 = time.time()
+    acc: dict[str, float] = {}
+    for epoch in range(start, args.epochs):
+        net.train()
+        perm = train_idx[torch.randperm(len(train_idx))]
+        total = 0.0
+        for b in range(0, len(perm), args.batch):
+            j = perm[b : b + args.batch]
+            logits = net(x[j].float()).masked_fill(~m[j], -1e9)
+            loss = torch.nn.functional.cross_entropy(logits, y[j])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(j)
+        sched.step()
+        net.eval()
+        acc = {p: accuracy(net, x[i], m[i], y[i]) for p, i in evals.items()}
+        loss_mean = total / max(1, len(perm))
+        print(
+            f"  epoch {epoch + 1}: train loss {loss_mean:.4f}, held-out accuracy "
+            + ", ".join(f"{p} {a:.4f}" for p, a in acc.items()),
+            flush=True,
+        )
+        with curve.open("a", newline="") as f:
+            csv.writer(f).writerow(
+                [
+                    epoch + 1,
+                    round(loss_mean, 5),
+                    round(time.time() - t0),
+                    *(round(a, 5) for a in acc.values()),
+                ]
+            )
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch + 1}, ckpt)
+    meta: dict[str, object] = {
+        "expert": args.expert,
+        "encoding": 2,
+        "hidden": args.hidden,
+        "kind_head": not args.no_kind_head,
+        "seed": args.seed,
+        "epochs": args.epochs,
+        "train_samples": len(train_idx),
+        "heldout_accuracy": acc,
+        "presets": args.presets,
+    }
+    save(net, args.out, meta)
+    print(json.dumps(meta), flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--expert", default="greedy")
     parser.add_argument(
-        "--data-minutes", type=float, default=5.0, help="CPU minutes of expert play per worker"
+        "--data", type=Path, action="append", required=True, help="scripts/nn_data.py folders"
     )
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--shards", type=Path, action="append", default=[], help="erma sim --export folders")
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--run", type=Path, default=Path("runs/nn/fit"), help="checkpoint and curve")
+    parser.add_argument("--presets", default=",".join(PRESET_NAMES))
+    parser.add_argument("--most-shards", type=int, default=0, help="use at most this many shards a preset")
+    parser.add_argument("--expert", default="level5", help="only recorded in the weights' metadata")
+    parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--hidden", type=int, default=256)
-    parser.add_argument("--improve-minutes", type=float, default=0.0)
-    parser.add_argument("--eval-walls", type=int, default=0)
-    parser.add_argument(
-        "--eval-only", action="store_true", help="evaluate the weights at --out, train nothing"
-    )
-    parser.add_argument("--init", type=Path, default=None, help="improve these weights (no imitation)")
+    parser.add_argument("--no-kind-head", action="store_true", help="a plain MLP (as the first nn)")
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--weight-decay", type=float, default=1e-5)
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--init", type=Path, default=None, help="start from this checkpoint (ckpt.pt)")
     parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args()
-
-    if args.init is not None and not args.eval_only:
-        import torch
-
-        torch.set_num_threads(1)
-        net, meta = load(args.init)
-        print("improvement", flush=True)
-        t0 = time.perf_counter()
-        meta.update(improve(net, args.expert, args.improve_minutes, args.seed))
-        meta["improve_seconds"] = round(time.perf_counter() - t0)
-        save(net, args.out, meta)
-        print(json.dumps(meta))
-    elif not args.eval_only:
-        import torch
-
-        torch.set_num_threads(max(1, args.workers))
-        t0 = time.perf_counter()
-        print("data: the expert plays itself", flush=True)
-        per = args.data_minutes * 60 * args.workers / len(PRESET_NAMES)
-        jobs = [(p, args.expert, per, args.seed) for p in PRESET_NAMES]
-        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-            parts = pool.map(collect, jobs)
-        for folder in args.shards:
-            parts.append(from_shards(folder))
-        offset = 0
-        fixed = []
-        for x, m, y, h in parts:
-            fixed.append((x, m, y, h + offset))
-            offset += int(h.max()) + 1 if len(h) else 0
-        x = np.concatenate([p[0] for p in fixed])
-        m = np.concatenate([p[1] for p in fixed])
-        y = np.concatenate([p[2] for p in fixed])
-        h = np.concatenate([p[3] for p in fixed])
-        print(f"  {len(y)} samples in {time.perf_counter() - t0:.0f} s", flush=True)
-        net = make_net(args.hidden)
-        print("imitation", flush=True)
-        meta: dict[str, object] = {"expert": args.expert, "hidden": args.hidden, "seed": args.seed}
-        meta.update(imitate(net, x, m, y, h, args.epochs, args.seed))
-        if args.improve_minutes > 0:
-            print("improvement", flush=True)
-            meta.update(improve(net, args.expert, args.improve_minutes, args.seed))
-        meta["train_seconds"] = round(time.perf_counter() - t0)
-        save(net, args.out, meta)
-        print(json.dumps(meta))
-    if args.eval_walls:
-        print(f"evaluation: {args.eval_walls} walls per preset, duplicate, nn vs {args.expert}", flush=True)
-        print(json.dumps(evaluate(args.out, args.expert, args.eval_walls, args.seed, args.workers)))
+    fit(parser.parse_args())
 
 
 if __name__ == "__main__":

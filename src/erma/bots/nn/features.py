@@ -15,6 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from erma.bots.nn.derived import NUM_DERIVED, derived
+from erma.bots.nn.derived import SCALE as DERIVED_SCALE
 from erma.game.actions import Action, Kind
 from erma.game.seatview import SeatView
 from erma.game.state import GameState, Phase
@@ -346,8 +348,13 @@ SCALAR_SCALE = np.array(
     [1, 1, 3, 3, 1, 1, 16, 136, 136, 136, 4, 8, 17, 8, 8, 6, 6, 1] + [1] * len(PHASES), dtype=np.float32
 )
 """What each scalar is divided by in the network's input."""
-NUM_INPUTS = NUM_PLANES * 34 + NUM_SCALARS + 35 + len(PRESET_NAMES)
-"""Planes, scalars, shanten after discarding each kind and now (derived), the preset."""
+NUM_INPUTS_V1 = NUM_PLANES * 34 + NUM_SCALARS + 35 + len(PRESET_NAMES)
+"""The first encoding (version 1): planes, scalars, shanten after discarding each kind and now, the preset."""
+NUM_INPUTS = NUM_PLANES * 34 + NUM_SCALARS + NUM_DERIVED + len(PRESET_NAMES)
+"""The current encoding (version 2): planes, scalars, the derived inputs of :mod:`erma.bots.nn.derived`
+(shanten and useful tiles per discard, draws that help, claims, 温州's 八对 and 财神), the preset."""
+VERSIONS = {NUM_INPUTS_V1: 1, NUM_INPUTS: 2}
+"""The encoding version a network's input size stands for."""
 
 
 def shanten_plane(
@@ -387,15 +394,25 @@ def shanten_plane(
 
 
 def net_input(
-    planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8], rules: str
+    planes: npt.NDArray[np.uint8], scalars: npt.NDArray[np.uint8], rules: str, version: int = 2
 ) -> npt.NDArray[np.float32]:
-    """The network's input vector for one observation of a hand of preset ``rules``."""
+    """The network's input vector for one observation of a hand of preset ``rules``, in encoding
+    ``version`` (2, the current one, :data:`NUM_INPUTS` long; 1, the first, :data:`NUM_INPUTS_V1`)."""
     from erma.rules import PRESETS, shape_mask
 
     preset = np.zeros(len(PRESET_NAMES), dtype=np.float32)
     allowed = 31
     if rules in PRESET_NAMES:
         preset[PRESET_NAMES.index(rules)] = 1.0
+    if version == 2:
+        return np.concatenate(
+            [
+                planes.reshape(-1).astype(np.float32) * 0.25,
+                scalars.astype(np.float32) / SCALAR_SCALE,
+                derived(planes, scalars, rules) * DERIVED_SCALE,
+                preset,
+            ]
+        )
     if rules in PRESETS:
         allowed = shape_mask(PRESETS[rules])
     return np.concatenate(
@@ -412,6 +429,7 @@ __all__ = [
     "ACTION_NAMES",
     "NUM_ACTIONS",
     "NUM_INPUTS",
+    "NUM_INPUTS_V1",
     "NUM_ORACLE",
     "NUM_PLANES",
     "NUM_SCALARS",
@@ -420,6 +438,7 @@ __all__ = [
     "PRESET_NAMES",
     "SCALARS",
     "SCALAR_SCALE",
+    "VERSIONS",
     "accept_choice",
     "action_index",
     "action_table",
