@@ -25,6 +25,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from erma.bots.nn.layout import PLANES, SCALARS
+
 NUM_DERIVED = 4 * 34 + 9 + 21
 """The derived inputs' length."""
 CHOW_AT = 4 * 34 + 9
@@ -68,7 +70,6 @@ def derived(
     """The derived inputs (unscaled: shanten as counts, useful tiles as copies) of one observation."""
     from erma.analysis import shapes
     from erma.analysis.tables import INC
-    from erma.bots.nn.features import PLANES, SCALARS
 
     out = np.zeros(NUM_DERIVED, dtype=np.float32)
     out[0:34] = NONE

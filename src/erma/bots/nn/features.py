@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from erma.bots.nn.derived import NUM_DERIVED, derived
 from erma.bots.nn.derived import SCALE as DERIVED_SCALE
+from erma.bots.nn.layout import NUM_PLANES, NUM_SCALARS, PHASES, PLANES, SCALARS
 from erma.game.actions import Action, Kind
 from erma.game.seatview import SeatView
 from erma.game.state import GameState, Phase
@@ -170,53 +171,6 @@ def resolve(a: Action, reserve: int, rng: random.Random) -> Action:
 
 # ------------------------------------------------------------------------------------ observations
 
-PLANES: tuple[str, ...] = (
-    "hand",
-    "drawn",
-    "melds",
-    "concealed_kongs",
-    "opponent_melds",
-    "river",
-    "opponent_river",
-    "last_discard",
-    "visible",
-    "unseen",
-    "revealed",
-    "bonus_kinds",
-    "wild",
-    "flipped",
-    "offer",
-    "selected",
-    "cuo_kinds",
-    "played",
-)
-"""The planes (rows of 34), in order; docs/env.md says what each holds."""
-NUM_PLANES = len(PLANES)
-
-PHASES: tuple[Phase, ...] = tuple(Phase)
-SCALARS: tuple[str, ...] = (
-    "seat",
-    "dealer",
-    "seat_wind",
-    "prevalent_wind",
-    "riichi",
-    "opponent_riichi",
-    "opponent_hand_count",
-    "wall_left",
-    "draws_left",
-    "reserve_count",
-    "win_multiplier",
-    "jokers",
-    "size",
-    "flowers",
-    "opponent_flowers",
-    "melds",
-    "opponent_melds",
-    "acting",
-    *(f"phase_{p.value}" for p in PHASES),
-)
-"""The scalars, in order (each 0–255); the phase is one-hot."""
-NUM_SCALARS = len(SCALARS)
 _PHASE_AT = {p: SCALARS.index(f"phase_{p.value}") for p in PHASES}
 
 ORACLE_PLANES: tuple[str, ...] = ("opponent_hand", "wall", "next_draw", "reserve")
