@@ -32,19 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
-from erma.bots.nn.derived import CHOW_AT
 from erma.bots.nn.features import (
-    CHOW,
-    CUO,
-    DISCARD,
     NUM_ACTIONS,
     NUM_INPUTS,
     NUM_PLANES,
     NUM_SCALARS,
-    PLANES,
     PRESET_NAMES,
-    RIICHI,
-    SELECT,
     action_table,
     encode,
     net_input,
@@ -114,61 +107,11 @@ def load_data(folders: list[Path], presets: set[str], most: int = 0) -> dict[str
     return out
 
 
-KIND_PLANES = ("hand", "played", "unseen", "opponent_river")
-"""The planes the per-kind head reads beside the four per-kind derived blocks."""
-KIND_BASES = (DISCARD, RIICHI, SELECT, CUO)
-"""The per-kind action blocks the head scores (erma.bots.nn.bot.Network)."""
-
-
-CHOW_BASES = (CHOW,)
-
-
-def kind_rows() -> np.ndarray:
-    """(F, 34) input positions of each kind's own inputs: planes, then the derived per-kind blocks."""
-    at = NUM_PLANES * 34 + NUM_SCALARS
-    rows = [np.arange(34) + 34 * PLANES.index(p) for p in KIND_PLANES]
-    rows += [np.arange(34) + at + 34 * i for i in range(4)]
-    return np.stack(rows)
-
-
-def chow_rows() -> np.ndarray:
-    """(1, 21) input positions of each chow's own input: the shanten after it."""
-    return (np.arange(21) + NUM_PLANES * 34 + NUM_SCALARS + CHOW_AT)[None, :]
-
-
 def make_net(hidden: int, kind: bool = True):  # type: ignore[no-untyped-def]
-    """The trunk (two ReLU layers), the action head, and the per-kind head."""
-    import torch
+    """The trunk (two ReLU layers), the action head, and the per-kind head (erma.lab.env.policy)."""
+    from erma.lab.env.policy import KindHeadNet
 
-    class Net(torch.nn.Module):  # type: ignore[misc]
-        def __init__(self) -> None:
-            super().__init__()
-            self.l0 = torch.nn.Linear(NUM_INPUTS, hidden)
-            self.l1 = torch.nn.Linear(hidden, hidden)
-            self.l2 = torch.nn.Linear(hidden, NUM_ACTIONS)
-            self.rows = torch.from_numpy(kind_rows())
-            self.bases = torch.tensor([b + k for b in KIND_BASES for k in range(34)])
-            self.u = torch.nn.Linear(hidden, len(KIND_BASES) * len(self.rows)) if kind else None
-            self.crows = torch.from_numpy(chow_rows())
-            self.cbases = torch.tensor([b + k for b in CHOW_BASES for k in range(21)])
-            self.cu = torch.nn.Linear(hidden, len(CHOW_BASES) * len(self.crows)) if kind else None
-
-        def forward(self, x):  # type: ignore[no-untyped-def]
-            h = torch.relu(self.l1(torch.relu(self.l0(x))))
-            out = self.l2(h)
-            if self.u is None:
-                return out
-            feats = x[:, self.rows]  # (N, F, 34)
-            g = self.u(h).view(len(x), len(KIND_BASES), len(self.rows))
-            out = out.index_add(1, self.bases, torch.bmm(g, feats).reshape(len(x), -1))
-            feats = x[:, self.crows]  # (N, 1, 21)
-            g = self.cu(h).view(len(x), len(CHOW_BASES), len(self.crows))
-            return out.index_add(1, self.cbases, torch.bmm(g, feats).reshape(len(x), -1))
-
-        def layers(self):  # type: ignore[no-untyped-def]
-            return [self.l0, self.l1, self.l2]
-
-    return Net()
+    return KindHeadNet(hidden, kind)
 
 
 def accuracy(net, x, m, y) -> float:  # type: ignore[no-untyped-def]
@@ -186,20 +129,9 @@ def accuracy(net, x, m, y) -> float:  # type: ignore[no-untyped-def]
 
 def save(net, path: Path, meta: dict[str, object]) -> None:  # type: ignore[no-untyped-def]
     """The weights as the bot reads them (float16, layers ``w{i}`` input × output)."""
-    layers = net.layers()
-    arrays: dict[str, np.ndarray] = {"layers": np.array(len(layers))}
-    for i, layer in enumerate(layers):
-        arrays[f"w{i}"] = layer.weight.detach().numpy().T.astype(np.float16)
-        arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float16)
-    if net.u is not None:
-        arrays["kind_u"] = net.u.weight.detach().numpy().T.astype(np.float16)
-        arrays["kind_ub"] = net.u.bias.detach().numpy().astype(np.float16)
-        arrays["kind_rows"] = kind_rows().astype(np.int16)
-        arrays["kind_bases"] = np.array(KIND_BASES, dtype=np.int16)
-        arrays["chow_u"] = net.cu.weight.detach().numpy().T.astype(np.float16)
-        arrays["chow_ub"] = net.cu.bias.detach().numpy().astype(np.float16)
-        arrays["chow_rows"] = chow_rows().astype(np.int16)
-        arrays["chow_bases"] = np.array(CHOW_BASES, dtype=np.int16)
+    from erma.lab.env.policy import network_arrays
+
+    arrays = network_arrays(net, np.float16)
     arrays["meta"] = np.array(json.dumps(meta))
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **arrays)

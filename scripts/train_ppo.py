@@ -27,6 +27,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecMonitor
 
 from erma.lab.arena import ArenaConfig, run_arena
+from erma.lab.env.policy import KindHeadPolicy, load_network
 from erma.lab.env.sb3 import BatchVecEnv, export_nn_weights
 from erma.rules import find_ruleset
 
@@ -150,6 +151,18 @@ def main() -> None:
     p.add_argument("--eval-seed", type=int, default=9001, help="evaluation walls (never trained on)")
     p.add_argument("--eval-against", default="random,greedy")
     p.add_argument("--threads", type=int, default=1, help="torch threads")
+    p.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="start the policy from an nn weights file (e.g. the imitation-trained bot's) instead of scratch",
+    )
+    p.add_argument(
+        "--policy",
+        default="kind",
+        choices=["kind", "mlp"],
+        help="kind: the nn bot's network with per-kind heads (erma.lab.env.policy); mlp: SB3's MlpPolicy",
+    )
     for key, value in DEFAULTS.items():
         p.add_argument(f"--{key.replace('_', '-')}", type=type(value), default=value)
     args = p.parse_args()
@@ -165,8 +178,17 @@ def main() -> None:
     if args.resume:
         model = MaskablePPO.load(args.out / "model.zip", env=venv, device="cpu")
     else:
+        if args.policy == "kind":  # the nn bot's network: per-kind heads over the derived inputs
+            policy: Any = KindHeadPolicy
+            policy_kwargs: dict[str, Any] = {"hidden": args.hidden, "net_arch": []}
+        else:
+            policy = "MlpPolicy"
+            policy_kwargs = {
+                "net_arch": {"pi": [args.hidden, args.hidden], "vf": [args.hidden, args.hidden]},
+                "activation_fn": torch.nn.ReLU,
+            }
         model = MaskablePPO(
-            "MlpPolicy",
+            policy,
             venv,
             n_steps=args.n_steps,
             batch_size=args.batch_size,
@@ -176,14 +198,15 @@ def main() -> None:
             gae_lambda=args.gae_lambda,
             ent_coef=args.ent_coef,
             clip_range=args.clip_range,
-            policy_kwargs={
-                "net_arch": {"pi": [args.hidden, args.hidden], "vf": [args.hidden, args.hidden]},
-                "activation_fn": torch.nn.ReLU,
-            },
+            policy_kwargs=policy_kwargs,
             seed=args.seed,
             device="cpu",
             verbose=0,
         )
+    if args.init is not None and not args.resume:  # imitation first, then PPO (docs/bots.md)
+        if args.policy != "kind":
+            raise SystemExit("--init needs --policy kind (the nn bot's network)")
+        load_network(model.policy.network, args.init)
     evaluate = Evaluate(args, args.out)
     model.learn(args.steps - model.num_timesteps, callback=evaluate, reset_num_timesteps=not args.resume)
     if evaluate.next_at - args.eval_every < model.num_timesteps:  # the last steps not yet evaluated

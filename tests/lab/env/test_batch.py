@@ -40,3 +40,15 @@ def test_batch_spaces() -> None:
     assert obs["observation"].shape == (3, 18, 34)
     assert obs["oracle"].shape[0] == 3
     assert b.observation_space.contains(obs)
+
+
+def test_a_league_gives_each_hand_slot_its_own_opponent() -> None:
+    b = BatchEnv("classic64", 5, opponent="random, greedy,level3")
+    b.reset(seed=4)
+    assert [bot.name for bot in b.bots] == ["random", "greedy", "level3", "random", "greedy"]
+    rng = np.random.default_rng(4)
+    for _ in range(60):  # the hands play on against their own opponents, dealt anew when over
+        acts = np.array([int(rng.choice(np.flatnonzero(m))) for m in b.obs["action_mask"]])
+        _obs, _r, _term, _trunc, info = b.step(acts)
+        assert not info["illegal"].any()
+    assert [bot.name for bot in b.bots] == ["random", "greedy", "level3", "random", "greedy"]

@@ -26,6 +26,9 @@ from erma.rules import RuleSet
 class BatchEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
     """``num_envs`` hands of ``rules``, the agent against ``opponent`` in each (its seat drawn per hand).
 
+    ``opponent`` may name a league (对手池), bot names separated by commas (``"greedy,level3,nn:old.npz"``):
+    hand slot i always plays the ``i % n``-th of them, so each takes an equal share of the batch.
+
     ``obs``: ``"dict"`` (the raw counts with the masks) or ``"flat"`` (a float32 row per hand, the masks
     apart: :meth:`action_masks` and ``infos["action_mask"]``), as in :class:`erma.lab.env.spaces.Layout`.
     """
@@ -63,7 +66,8 @@ class BatchEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             for _ in range(num_envs)
         ]
         self.seats = [0] * num_envs
-        self.bots: list[Bot] = [make_bot(opponent, i) for i in range(num_envs)]
+        self.league = [name.strip() for name in opponent.split(",")]
+        self.bots: list[Bot] = [self._bot(i, i) for i in range(num_envs)]
         self._rng = random.Random()
         self.obs: dict[str, np.ndarray] = {
             "observation": np.zeros((num_envs, NUM_PLANES, 34), dtype=np.uint8),
@@ -73,6 +77,10 @@ class BatchEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         if oracle:
             self.obs["oracle"] = np.zeros((num_envs, NUM_ORACLE, 34), dtype=np.uint8)
         self.flat = np.zeros((num_envs, flat_size(oracle)), dtype=np.float32)
+
+    def _bot(self, i: int, seed: int | str) -> Bot:
+        """Hand slot i's opponent: the league's ``i % n``-th bot."""
+        return make_bot(self.league[i % len(self.league)], seed)
 
     def _opponents(self, i: int) -> float:
         t = self.tables[i]
@@ -123,7 +131,7 @@ class BatchEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             seed = seed[0]
         if seed is not None:
             self._rng = random.Random(seed)
-            self.bots = [make_bot(self.opponent_name, f"{seed}:{i}") for i in range(self.num_envs)]
+            self.bots = [self._bot(i, f"{seed}:{i}") for i in range(self.num_envs)]
         for i in range(self.num_envs):
             self._new_hand(i)
             self._write(i)

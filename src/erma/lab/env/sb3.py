@@ -124,11 +124,18 @@ class BatchVecEnv(VecEnv):  # type: ignore[misc,unused-ignore]  # (Any without S
 
 
 def export_nn_weights(model: Any, path: str | Path) -> None:
-    """A MaskablePPO (or PPO) ``MlpPolicy`` with ReLU layers, saved as the ``nn`` bot's weights file: each
-    Linear of the policy's network, then the action head (``erma arena --bots nn:PATH,greedy`` plays it)."""
+    """A MaskablePPO (or PPO) policy saved as the ``nn`` bot's weights file (``erma arena --bots
+    nn:PATH,greedy`` plays it): a :class:`~erma.lab.env.policy.KindHeadPolicy` as its network with the
+    per-kind heads; an ``MlpPolicy`` with ReLU layers as each Linear of its network, then the action head."""
     import torch
 
     policy = model.policy
+    network = getattr(policy, "network", None)
+    if network is not None:
+        from erma.lab.env.policy import network_arrays
+
+        np.savez(path, **network_arrays(network))  # type: ignore[arg-type]
+        return
     if policy.activation_fn is not torch.nn.ReLU:
         raise ValueError("the nn bot runs ReLU layers: train with policy_kwargs activation_fn=torch.nn.ReLU")
     linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
