@@ -10,6 +10,8 @@ thread), a median of ``--repeats``; the machine's load does not enter it, but a 
 - ``MaskablePPO single``: ``learn`` on one SingleAgentEnv (rollouts and updates: n_steps 512, batch 128,
   4 epochs, ReLU 256×256).
 - ``MaskablePPO batch``: ``learn`` on BatchVecEnv of 32 hands (n_steps 64, the same update settings).
+- ``MaskablePPO batch, per-kind``: the same with ``KindHeadPolicy`` (erma.lab.env.policy: the nn bot's
+  network with its per-kind heads, 256×256, and a separate 256×256 value network), the baseline's policy.
 
 Usage: .venv/bin/python benchmarks/env_rl.py [--seconds 5] [--repeats 3] [--rules cuopai789]
 """
@@ -73,7 +75,7 @@ def batch_alone(rules: str, opponent: str, seconds: float) -> Callable[[], int]:
     return body
 
 
-def ppo(rules: str, opponent: str, batch: bool, seconds: float) -> Callable[[], int]:
+def ppo(rules: str, opponent: str, batch: bool, seconds: float, kind: bool = False) -> Callable[[], int]:
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -81,10 +83,15 @@ def ppo(rules: str, opponent: str, batch: bool, seconds: float) -> Callable[[], 
     from erma.lab.env.sb3 import BatchVecEnv
 
     torch.set_num_threads(1)
-    kw = {"net_arch": [256, 256], "activation_fn": torch.nn.ReLU}
+    from erma.lab.env.policy import KindHeadPolicy
+
+    kw: dict[str, object] = {"net_arch": [256, 256], "activation_fn": torch.nn.ReLU}
+    policy: object = "MlpPolicy"
+    if kind:
+        policy, kw = KindHeadPolicy, {"hidden": 256}
     if batch:
         env = BatchVecEnv(rules, 32, opponent, seed=1)
-        model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=128, n_epochs=4, seed=1, device="cpu",
+        model = MaskablePPO(policy, env, n_steps=64, batch_size=128, n_epochs=4, seed=1, device="cpu",
                             policy_kwargs=kw)  # fmt: skip
         chunk = 32 * 64
     else:
@@ -121,10 +128,13 @@ def main() -> None:
         if not args.no_ppo:
             r["MaskablePPO single"] = rate(ppo(args.rules, opp, False, args.seconds), args.repeats)
             r["MaskablePPO batch"] = rate(ppo(args.rules, opp, True, args.seconds), args.repeats)
+            r["MaskablePPO batch, per-kind"] = rate(
+                ppo(args.rules, opp, True, args.seconds, True), args.repeats
+            )
     cols = list(rows["random"])
-    print(f"{'opponent':<10}" + "".join(f"{c:>22}" for c in cols))
+    print(f"{'opponent':<10}" + "".join(f"{c:>30}" for c in cols))
     for opp, r in rows.items():
-        print(f"{opp:<10}" + "".join(f"{r[c]:>22,.0f}" for c in cols))
+        print(f"{opp:<10}" + "".join(f"{r[c]:>30,.0f}" for c in cols))
     print(json.dumps({o: {k: round(v, 1) for k, v in r.items()} for o, r in rows.items()}))
 
 
