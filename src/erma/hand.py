@@ -80,7 +80,8 @@ class Meld:
     @property
     def is_kong(self) -> bool:
         """杠."""
-        return self.kind in KONGS
+        k = self.kind  # by identity: an enum member's hash (a set look-up) runs as interpreted Python
+        return k is MeldKind.EXPOSED_KONG or k is MeldKind.ADDED_KONG or k is MeldKind.CONCEALED_KONG
 
     @property
     def is_concealed(self) -> bool:

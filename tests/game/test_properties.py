@@ -58,7 +58,7 @@ def reshuffled(state: GameState, seat: int, rng: random.Random) -> GameState:
     pool = opp.tiles() + [other.wall[i] for i in hidden] + list(other.reserve)
     rng.shuffle(pool)
     n = opp.size
-    opp.counts, opp.key = [0] * 34, 0
+    opp.counts, opp.key, opp.size = [0] * 34, 0, 0
     flowers = [t for t in pool if t >= 34]
     pool = [t for t in pool if t < 34] + flowers  # the opponent holds no flower (they are set aside)
     for t in pool[:n]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -78,3 +79,17 @@ def test_self_play_is_the_same_on_one_or_two_workers_and_in_any_shards() -> None
     whole = sim_shard(config, range(12))
     pieces = sim_shard(config, [7, 3]) + sim_shard(config, [0])
     assert pieces == [whole[7], whole[3], whole[0]]  # a game depends on its index only
+
+
+def test_a_run_puts_the_collector_back_as_it_was() -> None:
+    before = gc.get_threshold(), gc.get_freeze_count()
+    seen: list[tuple[int, int, int]] = []
+    run(
+        find_ruleset("classic64"),
+        ["random", "random"],
+        2,
+        seed=3,
+        progress=lambda _: seen.append(gc.get_threshold()),
+    )
+    assert seen and all(t[0] >= 100_000 for t in seen)  # spaced out during the run
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from erma.analysis.api import TileInput, prepare
 from erma.analysis.tables import SUIT_MASK
@@ -45,7 +45,7 @@ class Decomposition:
         return reduce_frozen(self)
 
 
-_memo: dict[tuple[int, bool], list[_Reading]] = {(0, False): [((), (), -1)], (0, True): [((), (), -1)]}
+_memo: Final[dict[tuple[int, bool], list[_Reading]]] = {(0, False): [((), (), -1)], (0, True): [((), (), -1)]}
 
 
 def _readings(key: int, honors: bool) -> list[_Reading]:

@@ -167,8 +167,8 @@ def _spec(pairs: int, odd: int, orphans: int, orphan_pair: bool) -> int:
     return pairs | odd << 6 | orphans << 12 | orphan_pair << 18
 
 
-_SUIT_INFO: dict[int, SuitInfo] = {}
-_HONOR_INFO: dict[int, HonorInfo] = {}
+_SUIT_INFO: Final[dict[int, SuitInfo]] = {}
+_HONOR_INFO: Final[dict[int, HonorInfo]] = {}
 
 
 def suit_info(key: int) -> SuitInfo:
@@ -339,12 +339,35 @@ def _knit_best(code: int) -> tuple[int, tuple[tuple[int, tuple[int, int, int]], 
     return found
 
 
-_KNIT_BEST: dict[int, tuple[int, tuple[tuple[int, tuple[int, int, int]], ...]]] = {}
+_KNIT_BEST: Final[dict[int, tuple[int, tuple[tuple[int, tuple[int, int, int]], ...]]]] = {}
+
+
+class _Last:
+    """The last hand :func:`overall` was asked about and its answer, as one tuple replaced whole (threads
+    may ask): the engine asks about the same hand twice in a row at every turn (a self-drawn win, then
+    报听)."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self) -> None:
+        self.entry: tuple[int, int, int, int, int] | None = None
+
+
+_LAST: Final = _Last()
 
 
 def overall(key: int, n: int, jokers: int = 0, allowed: int = ALL) -> int:
     """The least shanten over the shapes n tiles can take, of those in ``allowed`` (a :class:`Shapes` as
     an ``int``; the regular shape always; the hot path: one lookup per group)."""
+    last = _LAST.entry
+    if last is not None and last[0] == key and last[1] == n and last[2] == jokers and last[3] == allowed:
+        return last[4]
+    v = _overall(key, n, jokers, allowed)
+    _LAST.entry = (key, n, jokers, allowed, v)
+    return v
+
+
+def _overall(key: int, n: int, jokers: int, allowed: int) -> int:
     k = key & SUIT_MASK
     m = _SUIT_INFO.get(k) or suit_info(k)
     k = (key >> 36) & SUIT_MASK

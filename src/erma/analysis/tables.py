@@ -34,22 +34,22 @@ Profile = tuple[int, ...]
 
 _EMPTY: Final[Profile] = (0,) + (NEG,) * (2 * _W - 1)
 
-PROFILES: list[Profile] = []
+PROFILES: Final[list[Profile]] = []
 """Interned profiles, by id."""
-_PROFILE_ID: dict[Profile, int] = {}
-VALUES: list[tuple[int, ...]] = []
+_PROFILE_ID: Final[dict[Profile, int]] = {}
+VALUES: Final[list[tuple[int, ...]]] = []
 """VALUES[id][N] = the regular-shape formula value of profile id for a hand needing N sets."""
-_INTERN_LOCK = threading.Lock()
+_INTERN_LOCK: Final = threading.Lock()
 
-SUIT_PID: dict[int, int] = {}
+SUIT_PID: Final[dict[int, int]] = {}
 """Suit key → profile id."""
-HONOR_PID: dict[int, int] = {}
+HONOR_PID: Final[dict[int, int]] = {}
 """Honour key → profile id."""
-COMBO: dict[int, int] = {}
+COMBO: Final[dict[int, int]] = {}
 """(id_a << 20 | id_b) → id of the combined profile."""
 
-_suit_memo: dict[int, Profile] = {0: _EMPTY}
-_honor_memo: dict[int, Profile] = {0: _EMPTY}
+_suit_memo: Final[dict[int, Profile]] = {0: _EMPTY}
+_honor_memo: Final[dict[int, Profile]] = {0: _EMPTY}
 
 
 def _value(prof: Profile, n: int) -> int:

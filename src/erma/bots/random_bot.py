@@ -6,6 +6,7 @@ import random
 
 from erma.bots.base import BotView
 from erma.game.actions import Action
+from erma.game.draws import choice
 
 
 class RandomBot:
@@ -18,5 +19,5 @@ class RandomBot:
         self.rng = random.Random(f"random:{seed}")
 
     def choose(self, view: BotView | None, legal: list[Action]) -> Action:
-        """Any legal action."""
-        return self.rng.choice(legal)
+        """Any legal action (``self.rng.choice(legal)``, drawn natively: :mod:`erma.game.draws`)."""
+        return choice(self.rng, legal)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from erma.errors import IllegalActionError, InvalidNotationError
 from erma.frozen import reduce_frozen
@@ -58,7 +58,7 @@ class Kind(enum.Enum):
     """顶底 (温州): the non-dealer raises the stake by one base (``pass`` declines)."""
 
 
-_TILE_KINDS = {
+_TILE_KINDS: Final = {
     Kind.DISCARD,
     Kind.CHOW,
     Kind.CONCEALED_KONG,
@@ -67,6 +67,9 @@ _TILE_KINDS = {
     Kind.SELECT,
     Kind.CUO,
 }
+_TILE_KIND_TEXTS: Final = frozenset(k.value for k in _TILE_KINDS)
+"""The same kinds by their text (a set of strings: an enum member's hash and ``value`` run as interpreted
+Python, even in compiled code; ``_value_`` is its plain attribute)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +89,11 @@ class Action:
 
     def to_str(self) -> str:
         """The text form, e.g. ``discard 5m``, ``discard 5m riichi``, ``chow 3s``, ``accept 1m1m9p``."""
-        k = self.kind.value
-        if self.kind in _TILE_KINDS:
-            return f"{k} {tile_to_mpsz(self.tile)}" + (" riichi" if self.riichi else "")
+        k: str = self.kind._value_
+        if k in _TILE_KIND_TEXTS:
+            return (
+                f"{k} {tile_to_mpsz(self.tile)} riichi" if self.riichi else f"{k} {tile_to_mpsz(self.tile)}"
+            )
         if self.kind is Kind.ACCEPT:
             return f"{k} " + "".join(tile_to_mpsz(t) for t in self.tiles)
         if self.kind is Kind.PICK:
@@ -159,24 +164,24 @@ class Action:
         return reduce_frozen(self)
 
 
-PASS = Action(Kind.PASS)
-WIN = Action(Kind.WIN)
-TIMEOUT = Action(Kind.TIMEOUT)
-ESCAPE = Action(Kind.ESCAPE)
-EXCHANGE = Action(Kind.EXCHANGE)
+PASS: Final = Action(Kind.PASS)
+WIN: Final = Action(Kind.WIN)
+TIMEOUT: Final = Action(Kind.TIMEOUT)
+ESCAPE: Final = Action(Kind.ESCAPE)
+EXCHANGE: Final = Action(Kind.EXCHANGE)
 
-DISCARD = tuple(Action(Kind.DISCARD, t) for t in range(34))
+DISCARD: Final = tuple(Action(Kind.DISCARD, t) for t in range(34))
 """The actions that name one kind, built once (legality lists them at every step; a compiled frozen
 dataclass's constructor is interpreted Python, see docs/performance.md)."""
-RIICHI = tuple(Action(Kind.DISCARD, t, riichi=True) for t in range(34))
-CHOW = tuple(Action(Kind.CHOW, t) for t in range(34))
-CKONG = tuple(Action(Kind.CONCEALED_KONG, t) for t in range(34))
-AKONG = tuple(Action(Kind.ADDED_KONG, t) for t in range(34))
-XKONG = tuple(Action(Kind.EXTEND_KONG, t) for t in range(34))
-SELECT = tuple(Action(Kind.SELECT, t) for t in range(34))
-CUO = tuple(Action(Kind.CUO, t) for t in range(34))
-_PICKS: list[Action] = []
-_ACCEPTS: dict[tuple[Tile, ...], Action] = {}
+RIICHI: Final = tuple(Action(Kind.DISCARD, t, riichi=True) for t in range(34))
+CHOW: Final = tuple(Action(Kind.CHOW, t) for t in range(34))
+CKONG: Final = tuple(Action(Kind.CONCEALED_KONG, t) for t in range(34))
+AKONG: Final = tuple(Action(Kind.ADDED_KONG, t) for t in range(34))
+XKONG: Final = tuple(Action(Kind.EXTEND_KONG, t) for t in range(34))
+SELECT: Final = tuple(Action(Kind.SELECT, t) for t in range(34))
+CUO: Final = tuple(Action(Kind.CUO, t) for t in range(34))
+_PICKS: Final[list[Action]] = []
+_ACCEPTS: Final[dict[tuple[Tile, ...], Action]] = {}
 
 
 def pick(index: int) -> Action:

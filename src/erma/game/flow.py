@@ -17,14 +17,11 @@ from erma.game import assists, settle
 from erma.game.actions import WIN, Action, Kind
 from erma.game.assists import Next
 from erma.game.flowers import show_flower
-from erma.game.legal import find_win, legal_actions, self_win_tile, timeout_action
+from erma.game.legal import find_win, legal_actions, remember_claims, self_win_tile, timeout_action
 from erma.game.result import DrawSource
 from erma.game.state import GameState, Phase
 from erma.hand import Meld, MeldKind
 from erma.tiles import Tile, tile_to_mpsz
-
-_FROM = {DrawSource.NORMAL: "head", DrawSource.CUO: "pool"}
-"""Where a draw came from, as its event says (the rest come from the tail)."""
 
 
 def apply(state: GameState, seat: int, action: Action | str) -> None:
@@ -128,6 +125,7 @@ def _discard(state: GameState, seat: int, t: Tile, riichi: bool) -> None:
         state.phase = Phase.CLAIM
         state.actor = opp
         state.emit("claim_window", opp, {}, {"options": [o.to_str() for o in options]}, opp, private=True)
+        remember_claims(state, options)
     else:
         normal_draw(state, opp)
 
@@ -218,7 +216,8 @@ def after_draw(state: GameState, seat: int, t: Tile, kind: DrawSource, public: b
     state.drawn = t
     state.draw_kind = kind
     state.claimed = False
-    where = _FROM.get(kind, "tail")
+    # where it came from, as the event says (by identity: an enum member's hash runs as interpreted Python)
+    where = "head" if kind is DrawSource.NORMAL else "pool" if kind is DrawSource.CUO else "tail"
     data: dict[str, Any] = {"from": where, "wall": state.wall_left}
     if public:
         data["tile"] = tile_to_mpsz(t)

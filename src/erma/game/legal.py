@@ -7,6 +7,7 @@ nothing else. Where rule families differ (discards, claims, kongs, what wins) th
 from __future__ import annotations
 
 import itertools
+from typing import Final
 
 from erma.analysis import shapes
 from erma.errors import IllegalActionError
@@ -18,10 +19,10 @@ from erma.hand import Meld
 from erma.rules.shapes import shape_mask
 from erma.tiles import Tile
 
-PUNG = Action(Kind.PUNG)
-KONG = Action(Kind.KONG)
-MAIDI = Action(Kind.MAIDI)
-DINGDI = Action(Kind.DINGDI)
+PUNG: Final = Action(Kind.PUNG)
+KONG: Final = Action(Kind.KONG)
+MAIDI: Final = Action(Kind.MAIDI)
+DINGDI: Final = Action(Kind.DINGDI)
 
 
 def waits_of(state: GameState, seat: int, key: int | None = None, n: int | None = None) -> list[Tile]:
@@ -52,7 +53,7 @@ def _in_sets(melds: list[Meld]) -> list[int]:
     return out
 
 
-_win_cache: dict[tuple[int, int, int, Tile, str], tuple[GameState, Win | None]] = {}
+_win_cache: Final[dict[tuple[int, int, int, Tile, str], tuple[GameState, Win | None]]] = {}
 
 
 def find_win(state: GameState, seat: int, tile: Tile, how: str) -> Win | None:
@@ -67,6 +68,35 @@ def find_win(state: GameState, seat: int, tile: Tile, how: str) -> Win | None:
         _win_cache.clear()
     _win_cache[cache_key] = (state, found)
     return found
+
+
+class _ClaimMemo:
+    """The claim options :func:`~erma.game.flow._discard` found when it opened a claim window, for the state
+    it found them in (by identity) at that step (actions and events applied): legality in the window reads
+    them instead of asking the family again, once (the engine's own flow asks once a decision). One entry,
+    replaced whole (threads may play hands)."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self) -> None:
+        self.entry: tuple[GameState, int, int, list[Action]] | None = None
+
+
+_CLAIMS: Final = _ClaimMemo()
+
+
+def remember_claims(state: GameState, options: list[Action]) -> None:
+    """Note the claim options of the window just opened (the state is at the step legality will see)."""
+    _CLAIMS.entry = (state, len(state.actions), len(state.events), options)
+
+
+def _claim_options(state: GameState, seat: int) -> list[Action]:
+    entry = _CLAIMS.entry
+    steps = (len(state.actions), len(state.events))
+    if entry is not None and entry[0] is state and (entry[1], entry[2]) == steps:
+        _CLAIMS.entry = None  # read once: a later question (a caller may have changed the state) asks again
+        return entry[3]
+    return state.family.claim_options(state, seat)
 
 
 def pool(state: GameState) -> list[int]:
@@ -122,7 +152,7 @@ def _legal(state: GameState, seat: int) -> list[Action]:
         out.extend(family.discard_options(state, seat))
         return out
     if ph is Phase.CLAIM:
-        return [*family.claim_options(state, seat), PASS]
+        return [*_claim_options(state, seat), PASS]
     if ph is Phase.ROB:
         return [WIN, PASS]
     if ph is Phase.MAIDI:

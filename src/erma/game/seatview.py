@@ -265,7 +265,10 @@ class SeatView:
 
 def seen_phase(state: GameState, seat: int) -> tuple[Phase, int]:
     """(phase, actor) as ``seat`` may know them: an opponent's hidden decision shows as its turn."""
-    if state.actor != seat and state.phase in HIDDEN_PHASES:
+    ph = state.phase  # HIDDEN_PHASES by identity (an enum member's hash runs as interpreted Python)
+    if state.actor != seat and (
+        ph is Phase.CLAIM or ph is Phase.ROB or ph is Phase.CUO or ph is Phase.TRIPLET
+    ):
         return Phase.TURN, state.actor
     return state.phase, state.actor
 

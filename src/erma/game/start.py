@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from erma.errors import IllegalActionError
+from erma.game.draws import shuffle
 from erma.game.families import family_for
 from erma.game.state import GameState, Seat
 from erma.rules import RuleSet
@@ -66,7 +67,7 @@ def new_hand(
             )
         tiles = list(deck)
     else:
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)  # rng.shuffle(tiles), natively
     state = GameState(
         rules=rules,
         family=family,

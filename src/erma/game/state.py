@@ -54,6 +54,8 @@ class Seat:
     """Concealed tiles by kind."""
     key: int = 0
     """The packed key of ``counts`` (4 bits a kind), kept in step."""
+    size: int = 0
+    """Concealed tiles held (the sum of ``counts``), kept in step."""
     melds: list[Meld] = field(default_factory=list)
     """Declared sets, concealed kongs included."""
     discards: list[Tile] = field(default_factory=list)
@@ -85,16 +87,13 @@ class Seat:
         """Put a tile into the concealed hand."""
         self.counts[tile] += 1
         self.key += INC[tile]
+        self.size += 1
 
     def remove(self, tile: Tile, n: int = 1) -> None:
         """Take tiles out of the concealed hand."""
         self.counts[tile] -= n
         self.key -= INC[tile] * n
-
-    @property
-    def size(self) -> int:
-        """Concealed tiles held."""
-        return sum(self.counts)
+        self.size -= n
 
     def tiles(self) -> list[Tile]:
         """The concealed tiles, sorted."""

@@ -14,6 +14,8 @@ thirteen orphans or the knitted shapes; the 温州 family wins regular hands and
 
 from __future__ import annotations
 
+from typing import Final
+
 from erma.analysis.shapes import SHAPE_FLAGS, Shapes
 from erma.rules.ruleset import RuleSet
 from erma.scoring.table import load_table
@@ -33,16 +35,26 @@ def winnable_shapes(rules: RuleSet) -> Shapes:
     return found
 
 
-_LAST: list[tuple[RuleSet, int]] = []
-"""The last rule set :func:`shape_mask` was asked about, and its mask (an engine asks at every step)."""
+class _Last:
+    """The last rule set :func:`shape_mask` was asked about, and its mask (an engine asks at every step):
+    one pair, replaced whole (threads may ask)."""
+
+    __slots__ = ("pair",)
+
+    def __init__(self) -> None:
+        self.pair: tuple[RuleSet, int] | None = None
+
+
+_LAST: Final = _Last()
 
 
 def shape_mask(rules: RuleSet) -> int:
     """:func:`winnable_shapes` as the plain ``int`` the shape functions take (``allowed``)."""
-    if _LAST and _LAST[0][0] is rules:
-        return _LAST[0][1]
+    pair = _LAST.pair
+    if pair is not None and pair[0] is rules:
+        return pair[1]
     mask = winnable_shapes(rules).value
-    _LAST[:] = [(rules, mask)]
+    _LAST.pair = (rules, mask)
     return mask
 
 

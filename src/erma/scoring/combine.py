@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from erma.frozen import reduce_frozen
 from erma.scoring.detectors import REGISTRY, Hit
@@ -33,9 +33,9 @@ from erma.tiles import Tile
 Pred = Callable[..., bool]
 Cands = tuple[tuple[str, Pred], ...]
 
-_TRIPLES = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))
-_PAIRS4: tuple[tuple[int, int], ...] = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
-_PAIRS3: tuple[tuple[int, int], ...] = ((0, 1), (0, 2), (1, 2))
+_TRIPLES: Final = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))
+_PAIRS4: Final[tuple[tuple[int, int], ...]] = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+_PAIRS3: Final[tuple[tuple[int, int], ...]] = ((0, 1), (0, 2), (1, 2))
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from erma.errors import InvalidHandError, InvalidNotationError
 from erma.frozen import reduce_frozen
@@ -57,17 +57,22 @@ KNOWN_KEYS = frozenset(
     )
 )
 
-TOKENS: dict[str, Tile] = {}
+TOKENS: Final[dict[str, Tile]] = {}
 """Every one-tile token, Botzone (``W5``) and mpsz (``5m``), flowers too → its kind."""
 for _t in range(NUM_ALL_KINDS):
     TOKENS[BOTZONE[_t]] = _t
     TOKENS[tile_to_mpsz(_t)] = _t
-_TOKEN = TOKENS
+_TOKEN: Final = TOKENS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class WinContext:
-    """A complete winning hand and how it was won: everything scoring reads."""
+    """A complete winning hand and how it was won: everything scoring reads.
+
+    A value: nothing changes it once built (copies with changes: ``dataclasses.replace``). Not a frozen
+    dataclass only for speed, as :class:`~erma.game.seatview.SeatView`: a frozen dataclass's constructor
+    cannot assign its fields, and the generated one runs as interpreted Python even when compiled (the
+    engine builds one for every win it checks); equality, hashing and pickling are a frozen one's."""
 
     melds: tuple[Meld, ...]
     """Declared sets (副露, and concealed kongs), in record order."""
@@ -111,6 +116,51 @@ class WinContext:
     """Copies of each kind in the tile set: 4, or 8 for 无双 (5–8 of a kind in one hand, extended kongs)."""
     flowers_in_play: bool = False
     """The rule set has flowers (flower variant): only then does a win without flowers score 无花牌."""
+
+    def __init__(
+        self,
+        melds: tuple[Meld, ...],
+        concealed: tuple[Tile, ...],
+        win_tile: Tile,
+        self_drawn: bool = False,
+        fourth_tile: bool = False,
+        about_kong: bool = False,
+        wall_last: bool = False,
+        seat_wind: int = 0,
+        prevalent_wind: int = 0,
+        flowers: tuple[Tile, ...] = (),
+        flower_count: int = 0,
+        bonus_count: int = 0,
+        is_initial: bool = False,
+        is_dealer: bool = False,
+        declared_ready: bool = False,
+        declared_ready_first_turn: bool = False,
+        ready_one_shot: bool = False,
+        robbing: bool = False,
+        copies: int = 4,
+        flowers_in_play: bool = False,
+    ) -> None:
+        """The dataclass's constructor written out (compiled, it is native code)."""
+        self.melds = melds
+        self.concealed = concealed
+        self.win_tile = win_tile
+        self.self_drawn = self_drawn
+        self.fourth_tile = fourth_tile
+        self.about_kong = about_kong
+        self.wall_last = wall_last
+        self.seat_wind = seat_wind
+        self.prevalent_wind = prevalent_wind
+        self.flowers = flowers
+        self.flower_count = flower_count
+        self.bonus_count = bonus_count
+        self.is_initial = is_initial
+        self.is_dealer = is_dealer
+        self.declared_ready = declared_ready
+        self.declared_ready_first_turn = declared_ready_first_turn
+        self.ready_one_shot = ready_one_shot
+        self.robbing = robbing
+        self.copies = copies
+        self.flowers_in_play = flowers_in_play
 
     def to_notation(self) -> str:
         """``[1111m](2222z)234m678m5z+5z`` (RULES §0.1 hand notation, context left out)."""
@@ -156,20 +206,20 @@ def _reference_context(
     )
 
 
-_MPSZ_FAST = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
+_MPSZ_FAST: Final = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
 """Plain mpsz without spaces, honour letters or flowers: read by :func:`_tiles` run by run, without
 ``parse`` (each new run is checked against this)."""
-_RUN = re.compile(r"[1-9]+[mpsz]")
-_RUN_TILES: dict[str, tuple[Tile, ...]] = {}
+_RUN: Final = re.compile(r"[1-9]+[mpsz]")
+_RUN_TILES: Final[dict[str, tuple[Tile, ...]]] = {}
 """Memo: one suit's run of digits (``"123m"``) → its tiles (bounded)."""
-_SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
-_LANE: tuple[int, ...] = tuple(1 << (8 * t) for t in range(NUM_KINDS))
+_SUIT_BASE: Final = {"m": 0, "p": 9, "s": 18, "z": 27}
+_LANE: Final[tuple[int, ...]] = tuple(1 << (8 * t) for t in range(NUM_KINDS))
 """One tile of each kind in a count vector packed 8 bits a kind."""
-_LANE_HIGH = sum(0xF0 << (8 * t) for t in range(NUM_KINDS))
-_LANE_ADD = {c: sum((15 - c) << (8 * t) for t in range(NUM_KINDS)) for c in (4, 8)}
+_LANE_HIGH: Final = sum(0xF0 << (8 * t) for t in range(NUM_KINDS))
+_LANE_ADD: Final = {c: sum((15 - c) << (8 * t) for t in range(NUM_KINDS)) for c in (4, 8)}
 """Added to packed counts, a count above ``c`` reaches the high half of its byte."""
-_OPTIONAL_KEYS = frozenset((*OPTIONAL_BOOL_KEYS, "bonus_count", "copies"))
-_MELDS: dict[tuple[str, str, int], Meld] = {}
+_OPTIONAL_KEYS: Final = frozenset((*OPTIONAL_BOOL_KEYS, "bonus_count", "copies"))
+_MELDS: Final[dict[tuple[str, str, int], Meld]] = {}
 """Memo of well-formed three-item packs ``(kind, tile, offer)`` → meld (a few hundred at most)."""
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from erma.analysis.tables import INC, SUIT_MASK
 from erma.scoring.context import WinContext, read_record
 from erma.scoring.features import (
     F_ALL_MELDED,
@@ -39,7 +38,6 @@ from erma.scoring.suits import RANKS, RANKS_FACTS, SuitInfos, suit_infos_of
 from erma.scoring.waits import unique_wait_parts
 from erma.tiles import NUM_KINDS, Tile
 
-_INC: Final = INC
 _F_SUITS: Final = (0, F_ONE_SUIT, F_TWO_SUITS, F_THREE_SUITS)
 """The suit fact by the number of suits present."""
 _WIN_GROUP: Final = tuple(min(t // 9, 3) for t in range(NUM_KINDS))
@@ -292,14 +290,24 @@ class HandFacts:
 def hand_facts(ctx: WinContext) -> HandFacts:
     """The shared facts of a hand, with the reference's corrections of the win flags."""
     win = ctx.win_tile
-    key = sum(map(_INC.__getitem__, ctx.concealed), _INC[win])
+    # the four groups' keys, each a small int (no 136-bit key summed tile by tile)
+    k0 = k1 = k2 = k3 = 0
+    for t in (*ctx.concealed, win):
+        if t < 9:
+            k0 += 1 << (4 * t)
+        elif t < 18:
+            k1 += 1 << (4 * (t - 9))
+        elif t < 27:
+            k2 += 1 << (4 * (t - 18))
+        else:
+            k3 += 1 << (4 * (t - 27))
     return build_facts(
         ctx,
         tuple([declared_group(m) for m in ctx.melds]) if ctx.melds else (),
-        key & SUIT_MASK,
-        key >> 36 & SUIT_MASK,
-        key >> 72 & SUIT_MASK,
-        key >> 108,
+        k0,
+        k1,
+        k2,
+        k3,
         win,
         ctx.self_drawn,
         ctx.fourth_tile,

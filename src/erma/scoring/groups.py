@@ -111,9 +111,9 @@ _RANK_CHAR: Final = (
     + tuple(str(r) for r in range(1, 9))
 )
 _SUIT_CHAR: Final = "m" * 9 + "p" * 9 + "s" * 9 + "z" * 7 + "f" * 8
-PART_TEXTS: dict[tuple[Tile, ...], str] = {}
+PART_TEXTS: Final[dict[tuple[Tile, ...], str]] = {}
 """Memo of :func:`part_text` for parts of at most 4 tiles (sets and pairs)."""
-_LAST: list[tuple[tuple[Tile, ...], str]] = [((), "")]
+_LAST: Final[list[tuple[tuple[Tile, ...], str]]] = [((), "")]
 """The last whole hand asked for and its text, one pair (replaced at once: safe across threads)."""
 
 

@@ -218,7 +218,7 @@ def _detect(view: HandView, plan: Plan) -> tuple[Fans, list[str]]:
     return fans, ids
 
 
-_THREES: tuple[tuple[int, ...], ...] = tuple((3,) * n for n in range(6))
+_THREES: Final[tuple[tuple[int, ...], ...]] = tuple((3,) * n for n in range(6))
 
 
 def _memo_groups(
@@ -321,7 +321,7 @@ def _score(view: HandView, plan: Plan) -> tuple[Fans, tuple[str, ...], int]:
     return fans, tuple(sorted(fans, key=plan.order.__getitem__)), total(fans, plan)
 
 
-_UNSEEN: Any = object()
+_UNSEEN: Final[Any] = object()
 
 _Outcome = tuple[tuple[str, ...], int, tuple[str, ...], tuple[tuple[str, Detector], ...]]
 """(the fans kept, in table order; their points, one instance each; the per-instance ones among them,
@@ -361,9 +361,13 @@ def _outcome(plan: Plan, ids: tuple[str, ...]) -> _Outcome | None:
     return got
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ScoredFan:
-    """One fan of a result (番种): what it is, its points, how many times, and the tiles that make it."""
+    """One fan of a result (番种): what it is, its points, how many times, and the tiles that make it.
+
+    A value: nothing changes it once built. Not a frozen dataclass only for speed (as
+    :class:`~erma.scoring.context.WinContext`: the constructor is written out, native when compiled; every
+    win the engine scores builds one a fan)."""
 
     id: str
     """Fan id."""
@@ -377,6 +381,17 @@ class ScoredFan:
     """Instances counted."""
     tiles: tuple[str, ...]
     """Each instance's sets or tiles, in mpsz (sets separated by spaces)."""
+
+    def __init__(
+        self, id: str, name_zh: str, name_en: str, points: int, count: int, tiles: tuple[str, ...]
+    ) -> None:
+        """The dataclass's constructor written out (compiled, it is native code)."""
+        self.id = id
+        self.name_zh = name_zh
+        self.name_en = name_en
+        self.points = points
+        self.count = count
+        self.tiles = tiles
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape: id, name_zh, name_en, points, count, tiles."""
@@ -550,9 +565,9 @@ def _capped(pts: int, plan: Plan) -> int:
     return min(pts, cap) if cap else pts
 
 
-DECLARED_FANS: tuple[str, ...] = ("declared_ready", "declared_ready_concealed")
+DECLARED_FANS: Final[tuple[str, ...]] = ("declared_ready", "declared_ready_concealed")
 """The fans 报听 alone adds (:mod:`erma.scoring.detectors.twoplayer`)."""
-FLAGGED_FANS: frozenset[str] = frozenset({"heavenly_ready", "ready_one_shot"})
+FLAGGED_FANS: Final[frozenset[str]] = frozenset({"heavenly_ready", "ready_one_shot"})
 """天听 and 报听一发: they need flags of their own, which :func:`score_counts_declared` requires false."""
 
 
@@ -631,7 +646,7 @@ def _entries(view: HandView, fans: Fans, kept: tuple[str, ...], plan: Plan) -> l
     return out
 
 
-_PLANS: dict[str, Plan] = {}
+_PLANS: Final[dict[str, Plan]] = {}
 """:func:`plan_for`'s plans by table name, for score_record (a dict look-up costs less than a cached call)."""
 
 

@@ -56,7 +56,7 @@ _HIGH_HONORS: Final = 0xFF << 28
 """The lanes of 8z and 9z in a group's packed counts: no such honour."""
 _ABSENT: Final = object()
 """What a record's ``get`` gives for a key it does not have."""
-_PACKS: dict[tuple[str, str, int], tuple[Group, int]] = {}
+_PACKS: Final[dict[tuple[str, str, int], tuple[Group, int]]] = {}
 """Memo: a valid pack ``(kind, tile, offer)`` → its group, and the bit of its kind if it is a pung or a
 kong, 0 for a chow (bounded)."""
 

@@ -208,7 +208,7 @@ class SuitInfo:
 
 
 SuitInfos = tuple[SuitInfo, SuitInfo, SuitInfo, SuitInfo]
-_SUIT_INFO: tuple[dict[int, SuitInfo], ...] = ({}, {}, {}, {})
+_SUIT_INFO: Final[tuple[dict[int, SuitInfo], ...]] = ({}, {}, {}, {})
 """Memo, one per group (the three suits, the honours): the group's slice of a packed count key → info."""
 
 

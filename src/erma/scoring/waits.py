@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Final
 
 from erma.tiles import NUM_KINDS, Tile
 
-_SETS = 1
+_SETS: Final = 1
 """Flag: the group splits into sets only."""
-_PAIR = 2
+_PAIR: Final = 2
 """Flag: the group splits into sets and exactly one pair."""
 
 
@@ -70,9 +71,9 @@ def _group_waits(counts: tuple[int, ...], suited: bool) -> tuple[tuple[int, int]
     return tuple(out)
 
 
-_BOUNDS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
+_BOUNDS: Final = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 
-_MASK9 = (1 << 36) - 1
+_MASK9: Final = (1 << 36) - 1
 
 
 class _GroupInfo:
@@ -97,8 +98,8 @@ class _GroupInfo:
         self.n_set = len(set_waits)
 
 
-_SUIT_INFO: dict[int, _GroupInfo] = {}
-_HONOR_INFO: dict[int, _GroupInfo] = {}
+_SUIT_INFO: Final[dict[int, _GroupInfo]] = {}
+_HONOR_INFO: Final[dict[int, _GroupInfo]] = {}
 
 
 def _info(key: int, suited: bool) -> _GroupInfo:
@@ -264,7 +265,7 @@ def unique_wait_key(key: int, seven_pairs: bool = False) -> bool:
     )
 
 
-_LOW9 = sum(1 << (4 * r) for r in range(9))
+_LOW9: Final = sum(1 << (4 * r) for r in range(9))
 """The low bit of every kind's count in a group's packed counts: its odd kinds."""
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from erma.analysis import shapes
 from erma.analysis.tables import INC
@@ -239,10 +239,18 @@ class Standard:
         return (found.points, 0) if found is not None else None
 
 
-@cache
+_NOTATIONS: Final[dict[tuple[str, Tile, int], str]] = {}
+
+
 def _notation(meld: Meld) -> str:
-    """A set's notation (sets are few frozen values; views show them at every step)."""
-    return meld.to_notation()
+    """A set's notation (sets are few values; views show them at every step), remembered by its kind's
+    text, tile and size: a :class:`Meld`'s own hash (the dataclass's, with an enum member's) runs as
+    interpreted Python."""
+    key = (meld.kind._value_, meld.tile, meld.size)
+    found = _NOTATIONS.get(key)
+    if found is None:
+        found = _NOTATIONS[key] = meld.to_notation()
+    return found
 
 
 def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:

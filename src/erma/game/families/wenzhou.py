@@ -7,8 +7,7 @@ and money is :mod:`erma.game.families.wenzhou_wins`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from erma.analysis.tables import INC
 from erma.game import deal, flow
@@ -39,10 +38,17 @@ def _play_counts(state: GameState, seat: int) -> list[int]:
     return out
 
 
-@cache
+_NOTATIONS: Final[dict[tuple[str, Tile, int, Tile | None, Tile], str]] = {}
+
+
 def _notation(meld: Meld, wild: Tile) -> str:
-    """A set's notation with its physical tiles (few frozen values; views show them at every step)."""
-    return wz.meld_notation(meld, wild)
+    """A set's notation with its physical tiles (few values; views show them at every step), remembered by
+    its fields and the wild kind (a :class:`Meld`'s own hash runs as interpreted Python)."""
+    key = (meld.kind._value_, meld.tile, meld.size, meld.claimed, wild)
+    found = _NOTATIONS.get(key)
+    if found is None:
+        found = _NOTATIONS[key] = wz.meld_notation(meld, wild)
+    return found
 
 
 class Wenzhou:

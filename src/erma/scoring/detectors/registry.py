@@ -56,7 +56,7 @@ class FanSpec:
         return reduce_frozen(self)
 
 
-REGISTRY: dict[str, FanSpec] = {}
+REGISTRY: Final[dict[str, FanSpec]] = {}
 """Every known fan id → its detector."""
 
 
