@@ -25,7 +25,7 @@ export const en = {
   bot_level_hint_1: "Plays toward a ready hand and takes every win; never claims, kongs or declares ready",
   bot_level_hint_2: "Like L1, but counts the tiles still unseen",
   bot_level_hint_3: "Efficient, declares ready; keeps its hand closed and never kongs (Wenzhou: claims only to get ready)",
-  bot_level_hint_4: "Efficient; claims and kongs whenever that brings its hand closer, exchanges, declares ready",
+  bot_level_hint_4: "Efficient; claims whenever that brings its hand closer, kongs, exchanges tiles, declares ready",
   bot_level_hint_5: "Near ready, weighs the points of each win and the risk of dealing in",
   quick: "Quick match",
   vs_bot: "Play a bot",
