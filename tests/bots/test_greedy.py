@@ -1,5 +1,6 @@
-"""The greedy bot's settings that make the intermediate level (中级, ``level3``): no start exchange, claims
-only to ready (self-played hands: greedy's choice is played, the level's is compared)."""
+"""The greedy bot's settings that make the intermediate level (中级, ``level3``): no start exchange, no kongs,
+a closed hand where 报听 is allowed and claims only to ready in 温州 (self-played hands: greedy's choice is
+played, the level's is compared)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ class Both:
 
     def choose(self, view: BotView, legal: list[Action]) -> Action:
         mine = self.greedy.choose(view, legal)
-        if view.phase in (Phase.EXCHANGE, Phase.CLAIM):
+        if view.phase in (Phase.EXCHANGE, Phase.CLAIM, Phase.TURN):
             self.seen.append((view, mine, self.other.choose(view, legal)))
         return mine
 
@@ -70,7 +71,26 @@ def test_level3_is_the_intermediate_greedy() -> None:
     bot = make_bot("level3", 1)
     assert isinstance(bot, GreedyBot) and bot.name == "level3"
     assert (bot.exchange, bot.claim_within, bot.value_sense, bot.riichi) == (False, 0, False, True)
-    assert isinstance(make_bot("level4", 1), GreedyBot) and make_bot("level4", 1).claim_within is None
+    assert (bot.kongs, bot.closed) == (False, True)
+    greedy = make_bot("level4", 1)
+    assert isinstance(greedy, GreedyBot) and greedy.claim_within is None
+    assert (greedy.kongs, greedy.closed) == (True, False)
+
+
+def test_level3_never_kongs_where_greedy_does() -> None:
+    kongs = (Kind.CONCEALED_KONG, Kind.ADDED_KONG, Kind.EXTEND_KONG, Kind.KONG)
+    seen = _seen("wushuang128", 16)  # eight copies of a kind: kongs come often
+    assert any(g.kind in kongs for _, g, _ in seen)  # greedy kongs in these hands
+    assert not any(o.kind in kongs for _, _, o in seen)  # level3, in the same spots, never
+    turns = [(v, g, o) for v, g, o in seen if v.phase is Phase.TURN and g.kind in kongs]
+    assert turns and all(o.kind is Kind.DISCARD for _, _, o in turns)  # it discards instead
+
+
+def test_level3_claims_nothing_where_riichi_is_allowed() -> None:
+    for rules in ("classic64", "cuopai789"):
+        claims = [(g, o) for v, g, o in _seen(rules, 12) if v.phase is Phase.CLAIM]
+        assert any(g not in (PASS, WIN) for g, _ in claims)  # greedy claims in these hands
+        assert all(o in (PASS, WIN) for _, o in claims)  # level3 only wins on a discard, or passes
 
 
 def test_exchange_step_gives_back_single_honours_and_isolated_terminals() -> None:

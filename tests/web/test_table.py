@@ -527,6 +527,8 @@ def test_the_player_chooses_the_bots_level(browser: Any, web_server: Any, lang: 
         picker = p.page.locator("[data-testid=bot-level]")
         assert picker.bounding_box()["height"] >= 44  # a touch target
         picker.select_option("5")
+        hint = picker.get_attribute("title") or ""  # how the level plays, in the page's language
+        assert ("点炮" in hint) if lang == "zh" else ("dealing in" in hint)
         play_bot(p, "web-classic")
         wait_my_turn(p, timeout=30)
         players = p.page.evaluate("window.erma.state.view.players")

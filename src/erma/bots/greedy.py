@@ -12,8 +12,9 @@
 - Declares ready (报听) when the hand is ready with at least two unseen winning tiles.
 - Kongs when the kong keeps the shanten; accepts a triplet offer that lowers the shanten; picks the 搓牌
   kind that helps most; gives back isolated tiles in the start exchange.
-- The intermediate level (``level3``, 中级) is this bot with less to consider: no start exchange, claims only
-  a discard that makes the hand ready, no 温州 value sense.
+- The intermediate level (``level3``, 中级) is this bot with less to consider: no start exchange, no kongs,
+  no 温州 value sense; where 报听 is allowed it keeps its hand closed (claims no discard), in 温州 it claims
+  only a discard that makes the hand ready.
 """
 
 from __future__ import annotations
@@ -244,7 +245,8 @@ class GreedyBot:
     the baseline the value sense is measured against (bot name ``greedy-plain``). ``riichi=False`` never
     declares 报听; ``stakes`` are the 温州 stakes it weighs; ``exchange=False`` keeps its dealt tiles in the
     start exchange (换牌); ``claim_within=s`` claims a discard only if the hand is then at most ``s`` from
-    ready (``level3``: 0, only a claim that makes it ready)."""
+    ready (``level3``: 0, only a claim that makes it ready); ``kongs=False`` never kongs (暗杠, 加杠, nor on a
+    discard); ``closed=True`` claims no discard where the rules allow 报听 (门清, ``level3``)."""
 
     name = "greedy"
     uses_view = True
@@ -258,6 +260,8 @@ class GreedyBot:
         stakes: Stakes = Stakes.NONE,
         exchange: bool = True,
         claim_within: int | None = None,
+        kongs: bool = True,
+        closed: bool = False,
     ) -> None:
         self.rng = random.Random(f"greedy:{seed}")
         self.value_sense = value_sense
@@ -265,6 +269,8 @@ class GreedyBot:
         self.stakes = stakes
         self.exchange = exchange
         self.claim_within = claim_within
+        self.kongs = kongs
+        self.closed = closed
         if not value_sense:
             self.name = "greedy-plain"
 
@@ -356,7 +362,10 @@ class GreedyBot:
         discards = [a for a in legal if a.kind is Kind.DISCARD and not a.riichi]
         kongs = [a for a in legal if a.kind in (Kind.CONCEALED_KONG, Kind.ADDED_KONG, Kind.EXTEND_KONG)]
         if not discards:
-            return kongs[0] if kongs else legal[0]
+            others = [a for a in legal if a not in kongs]
+            return kongs[0] if kongs and (self.kongs or not others) else (others or legal)[0]
+        if not self.kongs:
+            kongs = []
         choice, s_after, uk = self._best_discard(view, view.key, view.size, discards)
         for a in kongs:
             removed = 4 if a.kind is Kind.CONCEALED_KONG else 1
@@ -372,12 +381,14 @@ class GreedyBot:
 
     def _claim(self, view: BotView, legal: list[Action]) -> Action:
         t = view.last_discard
-        if t is None or view.play(t) == wz.JOKER:
+        if t is None or view.play(t) == wz.JOKER or (self.closed and view.rules.declare_ready_enabled):
             return PASS
         t = view.play(t)
         now = _sh(view, view.key, view.size)
         best: tuple[int, Action] | None = None
         for a in legal:
+            if a.kind is Kind.KONG and not self.kongs:
+                continue
             claimed = claimed_key(view, a, t)
             if claimed is None:
                 continue

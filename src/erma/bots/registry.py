@@ -30,7 +30,9 @@ BOTS: dict[str, Callable[[int | str], Bot]] = {
     "expert": ExpertBot,
     "level1": NoviceBot,
     "level2": lambda seed: NoviceBot(seed, counts=True),
-    "level3": lambda seed: GreedyBot(seed, value_sense=False, exchange=False, claim_within=0),
+    "level3": lambda seed: GreedyBot(
+        seed, value_sense=False, exchange=False, claim_within=0, kongs=False, closed=True
+    ),
     "level4": GreedyBot,
     "level5": lambda seed: ExpertBot(seed, name="level5"),
     "nn": lambda seed: _nn(seed),
@@ -38,8 +40,8 @@ BOTS: dict[str, Callable[[int | str], Bot]] = {
 """Every bot by name. ``greedy-plain`` is greedy without the 温州 value sense (its baseline);
 ``greedy-maidi`` is greedy without 报听 that buys 买底 as 温州 dealer (the level4 before the ladder of
 2026-12-01 evening, kept for the older figures of docs/bots.md); ``level1`` … ``level5`` are the levels a
-player picks (docs/bots.md): novice, novice counting, intermediate (greedy considering less), greedy,
-expert."""
+player picks (docs/bots.md): novice, novice counting, intermediate (greedy considering less: no kongs, a
+closed hand where 报听 is allowed), greedy, expert."""
 
 
 def bot_level(name: str) -> int | None:

@@ -99,10 +99,16 @@ export function renderLobby() {
     const o = document.createElement("option");
     o.value = v;
     o.textContent = v ? t(`bot_level_${v}`) : t("bot_level_auto");
+    if (v) o.title = t(`bot_level_hint_${v}`); // how the level plays (docs/bots.md, "The levels")
     level.appendChild(o);
   }
   level.value = localStorage.getItem("erma.botLevel") || "";
-  level.addEventListener("change", () => localStorage.setItem("erma.botLevel", level.value));
+  const hint = () => (level.title = level.value ? t(`bot_level_hint_${level.value}`) : "");
+  hint();
+  level.addEventListener("change", () => {
+    localStorage.setItem("erma.botLevel", level.value);
+    hint();
+  });
   const label = el("label", "bot-level-label", t("bot_level"));
   label.appendChild(level);
   head.appendChild(label);
