@@ -103,7 +103,15 @@ export function renderLobby() {
     level.appendChild(o);
   }
   level.value = localStorage.getItem("erma.botLevel") || "";
-  const hint = () => (level.title = level.value ? t(`bot_level_hint_${level.value}`) : "");
+  // the chosen level's line, shown under the heading (a phone shows no title); none for "auto"
+  const line = el("p", "bot-level-hint");
+  line.id = line.dataset.testid = "bot-level-hint";
+  line.setAttribute("aria-live", "polite");
+  level.setAttribute("aria-describedby", line.id);
+  const hint = () => {
+    line.textContent = level.title = level.value ? t(`bot_level_hint_${level.value}`) : "";
+    line.hidden = !level.value;
+  };
   hint();
   level.addEventListener("change", () => {
     localStorage.setItem("erma.botLevel", level.value);
@@ -111,7 +119,7 @@ export function renderLobby() {
   });
   const label = el("label", "bot-level-label", t("bot_level"));
   label.appendChild(level);
-  head.appendChild(label);
+  head.append(label, line);
   rooms.appendChild(head);
   const byRules = {};
   for (const r of S.rooms) (byRules[r.rules] ||= []).push(r);
