@@ -218,3 +218,45 @@ def test_two_reviews_computing_per_account(tmp_path: Path, monkeypatch: pytest.M
     finally:
         gate.set()
         stop_server(srv, thread, running)
+
+
+def test_a_review_saved_since_the_store_was_read_is_not_recomputed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request that found no review in the store just before one was saved gets the saved one, not a
+    second computation (the race that made two polls compute a review twice)."""
+    import asyncio
+
+    import erma.server.coach_api as coach_api
+
+    calls: list[int] = []
+
+    def fake(record: dict[str, Any], seat: int, seed: str) -> dict[str, Any]:
+        calls.append(seat)
+        return {"decisions": [], "seat": seat}
+
+    class Store:
+        def __init__(self) -> None:
+            self.saved: dict[tuple[int, int], dict[str, Any]] = {}
+
+        async def save_review(self, rid: int, seat: int, review: dict[str, Any], summary: Any) -> None:
+            self.saved[(rid, seat)] = {"review": review, "created": "now"}
+
+        async def get_review(self, rid: int, seat: int) -> dict[str, Any] | None:
+            return self.saved.get((rid, seat))
+
+    monkeypatch.setattr(coach_api, "compute_review", fake)
+    monkeypatch.setattr(coach_api, "seat_summary", lambda review, seat: {})
+
+    async def main() -> tuple[dict[str, Any], dict[str, Any]]:
+        reviewer = coach_api.Reviewer(workers=0)
+        store = Store()
+        first = reviewer.job(store, 7, 1, {}, account_id=3)
+        assert isinstance(first, asyncio.Task)
+        done = await first
+        # the store's answer was read before the save, so the caller asks for the job again
+        again = reviewer.job(store, 7, 1, {}, account_id=3)
+        assert isinstance(again, asyncio.Task)
+        return done, await again
+
+    done, again = asyncio.run(main())
+    assert calls == [1]
+    assert again == done == {"review": {"decisions": [], "seat": 1}, "created": "now"}

@@ -19,7 +19,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -87,6 +87,9 @@ class Reviewer:
         self.pending: dict[tuple[int, int], asyncio.Task[dict[str, Any]]] = {}
         self.asked_by: dict[tuple[int, int], int] = {}
         """Who started each pending review (the per-account limit)."""
+        self.finished: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
+        """The last reviews computed here, as stored: a request that read the store just before one was saved
+        is answered from here instead of computing it again."""
         self.metrics: Counter[str] = Counter()
         """reviews_computed / reviews_failed (the app points this at the hub's counters for /metrics)."""
 
@@ -132,6 +135,13 @@ class Reviewer:
         task = self.pending.get(key)
         if task is not None:
             return task
+        kept = self.finished.get(key)
+        if kept is not None:  # saved since the caller looked in the store
+
+            async def ready() -> dict[str, Any]:
+                return kept
+
+            return asyncio.create_task(ready())
         if len(self.pending) >= MAX_PENDING:
             return "busy"
         if sum(1 for a in self.asked_by.values() if a == account_id) >= PER_ACCOUNT:
@@ -143,7 +153,11 @@ class Reviewer:
                 await store.save_review(record_id, seat, review, seat_summary(review, seat))
                 self.metrics["reviews_computed"] += 1
                 kept = await store.get_review(record_id, seat)
-                return kept if kept is not None else {"review": review, "created": None}
+                kept = kept if kept is not None else {"review": review, "created": None}
+                self.finished[key] = kept
+                while len(self.finished) > MAX_PENDING:
+                    self.finished.popitem(last=False)
+                return kept
             except ErmaError as exc:  # a record the coach cannot review: the asker hears why
                 self.metrics["reviews_failed"] += 1
                 log.warning("game %s seat %s cannot be reviewed: %s", record_id, seat, exc)
