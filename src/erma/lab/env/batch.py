@@ -55,7 +55,6 @@ class BatchEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self.num_envs = num_envs
         self.oracle = oracle
         self.keep_final = keep_final
-        self.opponent_name = opponent
         self.layout = Layout(obs)
         self.single_observation_space = observation_space(oracle, self.layout)
         self.single_action_space = action_space()

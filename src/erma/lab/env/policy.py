@@ -48,12 +48,12 @@ class KindHeadNet(nn.Module):
         self.register_buffer(
             "bases", torch.tensor([b + k for b in KIND_BASES for k in range(34)]), persistent=False
         )
-        self.u = nn.Linear(hidden, len(KIND_BASES) * len(kind_rows())) if kind else None
+        self.u = nn.Linear(hidden, len(KIND_BASES) * len(self.rows)) if kind else None
         self.register_buffer("crows", torch.from_numpy(chow_rows()), persistent=False)
         self.register_buffer(
             "cbases", torch.tensor([b + k for b in CHOW_BASES for k in range(21)]), persistent=False
         )
-        self.cu = nn.Linear(hidden, len(CHOW_BASES) * len(chow_rows())) if kind else None
+        self.cu = nn.Linear(hidden, len(CHOW_BASES) * len(self.crows)) if kind else None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """The action logits for a batch of flat observations (N, NUM_INPUTS)."""
