@@ -3,6 +3,7 @@ failure (exit 1)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,19 @@ def test_tables_ask_for_the_bot_level(tmp_path: Path) -> None:
 
     seen = run_async(players())
     assert seen and all(any(p.endswith("L5") for p in names) for names in seen), seen
+
+
+def test_clients_escape_a_hand_still_running_when_the_time_is_up(tmp_path: Path) -> None:
+    """With human think times a hand outlasts the run: at the first turn after ``seconds`` each client leaves
+    (an escape), so the run ends at once, nothing is counted stuck or failed, and every match ends."""
+    srv, thread, running = start_server(tmp_path, db_url=str(tmp_path / "erma.db"))
+    try:
+        t0 = time.monotonic()
+        summary = run_async(run_load([running.ws_url], tables=3, seconds=1.5, think=0.4, give_up_s=20))
+        took = time.monotonic() - t0
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+    assert summary["tables_started"] == 3 and summary["escaped"] == 3, summary
+    assert summary["stuck"] == 0 and summary["failures"] == 0, summary
+    assert took < 10, f"the clients escaped at their next turn, not after the hand: {took:.1f} s"

@@ -5,8 +5,9 @@ several URLs the tables are spread over them (table i on URL i mod n); a table w
 reconnects to the next URL with the versions it saw and carries on (retrying an unacknowledged action with the
 same seq); a socket closed with code 4409 (``moved``: its match went to another process) reconnects at once.
 Latency is measured from sending an action to receiving the first event that follows it. Bounded in time: it
-stops by itself after ``seconds`` (clients leave their matches between hands or escape at the end), and gives
-up on a client still running ``give_up_s`` after that (``stuck``).
+stops by itself after ``seconds``: a client then leaves its match at the next hand's end or, if its turn
+comes first, escapes (逃跑, ``escaped``: the protocol's ``leave`` during a hand); it gives up on a client
+still running ``give_up_s`` after that (``stuck``: a table that stalled).
 
 What went wrong is counted in the JSON, and their sum is ``failures`` (``erma loadtest`` exits 1 if it is not
 0): ``matches_lost`` (a match that could not be finished), ``ended_early`` (a ``match_end`` the client did not
@@ -66,6 +67,9 @@ class LoadStats:
     """Matches that ended without this client leaving, before their length (a forfeit, a failed table)."""
     stuck: int = 0
     """Clients still running ``give_up_s`` after the run's time was up: given up."""
+    escaped: int = 0
+    """Clients that left during a hand once the run's time was up (an escape, 逃跑, at their next turn rather
+    than playing the hand out: a hand with human think times outlasts ``give_up_s``): not failures."""
     error_codes: dict[str, int] = field(default_factory=dict)
     """The error messages received, by code."""
     error_samples: list[dict[str, Any]] = field(default_factory=list)
@@ -114,6 +118,7 @@ class LoadStats:
             "matches_lost": self.matches_lost,
             "ended_early": self.ended_early,
             "stuck": self.stuck,
+            "escaped": self.escaped,
             "reconnects": self.reconnects,
             "connect_failures": self.connect_failures,
             "retries": self.retries,
@@ -286,6 +291,12 @@ async def _table(
                             and not leaving
                             and decision != last
                         ):
+                            if time.monotonic() >= until and not catching_up:
+                                # the time is up: escape at this turn rather than play the hand out
+                                leaving = True
+                                stats.escaped += 1
+                                await ws.send(json.dumps({"type": "leave", "match": match}))
+                                continue
                             last = decision
                             if think:
                                 await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
