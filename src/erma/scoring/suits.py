@@ -251,6 +251,25 @@ def suit_infos_of(k0: int, k1: int, k2: int, k3: int) -> SuitInfos:
     return m0, m1, m2, m3
 
 
+def standing_infos(k0: int, k1: int, k2: int, k3: int, whole: SuitInfos) -> SuitInfos:
+    """:func:`suit_infos_of` of a hand's standing tiles, given the infos of the whole hand: a group
+    without declared tiles has the same counts, so only the groups of the declared sets are looked up."""
+    m0, m1, m2, m3 = whole
+    if m0.key != k0:
+        got = _SUIT_INFO[0].get(k0)
+        m0 = _suit_info(k0, 0) if got is None else got
+    if m1.key != k1:
+        got = _SUIT_INFO[1].get(k1)
+        m1 = _suit_info(k1, 1) if got is None else got
+    if m2.key != k2:
+        got = _SUIT_INFO[2].get(k2)
+        m2 = _suit_info(k2, 2) if got is None else got
+    if m3.key != k3:
+        got = _SUIT_INFO[3].get(k3)
+        m3 = _suit_info(k3, 3) if got is None else got
+    return m0, m1, m2, m3
+
+
 def suit_infos(key: int) -> SuitInfos:
     """The per-suit infos of a packed key of the 34 kinds (memoised)."""
     return suit_infos_of(key & SUIT_MASK, (key >> 36) & SUIT_MASK, (key >> 72) & SUIT_MASK, key >> 108)
