@@ -82,6 +82,8 @@ class Plan:
     """The ids each row with exclusions may remove, by id (a row with none of them present is skipped)."""
     outcomes: dict[tuple[str, ...], Outcome | None] = field(default_factory=dict, compare=False, repr=False)
     """Memo: a reading's detected fan ids → what steps 3 and 4 make of them (:func:`_outcome`)."""
+    aligned: dict[tuple[str, ...], Outcome] = field(default_factory=dict, compare=False, repr=False)
+    """Memo: the fans kept by the steps as written → their :class:`Outcome`, hits in that order."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Rebuilt through the constructor (copy, pickle; also when compiled)."""
@@ -379,9 +381,20 @@ def _score(view: HandView, plan: Plan) -> tuple[list[list[Hit]], Outcome, int]:
         for fan_id, fn in plan.fallbacks:
             fans[fan_id] = fn(view)
     kept = tuple(sorted(fans, key=plan.order.__getitem__))
-    where = {k: i for i, k in enumerate(kept)}
-    pts = total(fans, plan)
-    return [fans[k] for k in kept], Outcome(kept, _kept(plan, kept, where), pts, (), ()), pts
+    aligned = plan.aligned.get(kept)
+    if aligned is None:
+        aligned = _aligned(plan, kept)
+    return [fans[k] for k in kept], aligned, total(fans, plan)
+
+
+def _aligned(plan: Plan, kept: tuple[str, ...]) -> Outcome:
+    """The outcome of fans ``kept`` (in table order) whose hits are listed in that order (the steps as
+    written: the points are the caller's). Memoised in ``plan.aligned``."""
+    memo = plan.aligned
+    if len(memo) > 1 << 16:  # a bound, far above what hands produce
+        memo.clear()
+    got = memo[kept] = Outcome(kept, _kept(plan, kept, {k: i for i, k in enumerate(kept)}), 0, (), ())
+    return got
 
 
 _UNSEEN: Final[Any] = object()
@@ -532,8 +545,8 @@ def _part_text(p: tuple[int, ...]) -> str:
 def _hit_text(hit: Hit) -> str:
     """The text of one instance: its parts' texts, separated by spaces (empty parts left out)."""
     n = len(hit)
-    if n == 1:
-        return _part_text(hit[0])
+    if n <= 1:
+        return _part_text(hit[0]) if n else ""  # (a flower's hit is empty: no tile named)
     if n == 2:  # most set-group fans: one string built (no list, no join)
         a = _part_text(hit[0])
         b = _part_text(hit[1])

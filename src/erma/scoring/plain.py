@@ -54,9 +54,11 @@ _S: Final = 115
 _Z: Final = 122
 _HIGH_HONORS: Final = 0xFF << 28
 """The lanes of 8z and 9z in a group's packed counts: no such honour."""
-_PACKS: Final[dict[tuple[str, str, int], tuple[Group, int]]] = {}
-"""Memo: a valid pack ``(kind, tile, offer)`` → its group, and the bit of its kind if it is a pung or a
-kong, 0 for a chow (bounded)."""
+_ABSENT: Final = object()
+"""What a record's ``get`` gives for a key it does not have."""
+_PACKS: Final[dict[str, dict[str, list[tuple[Group, int] | None]]]] = {}
+"""Memo: a valid pack by its tile's text, then its kind, then its offer (0–3) → its group, and the bit of
+its kind if it is a pung or a kong, 0 for a chow (bounded; two string look-ups, no key tuple built)."""
 
 
 def hand_key(hand: str) -> tuple[int, int, int, int, int]:
@@ -150,70 +152,38 @@ def _pack(raw: list[object]) -> tuple[Group, int] | None:
         return None
     group = declared_group(meld)
     got = (group, 0 if group.kind == CHOW else 1 << group.tile)
-    if len(_PACKS) < 1 << 12:
-        _PACKS[kind, text, offer] = got  # type: ignore[index]  # the caller checked the three types
+    if type(kind) is str and type(text) is str and type(offer) is int and 0 <= offer < 4:
+        by_kind = _PACKS.get(text)
+        if by_kind is None:
+            if len(_PACKS) >= 1 << 12:
+                return got
+            by_kind = _PACKS[text] = {}
+        by_offer = by_kind.get(kind)
+        if by_offer is None:
+            if len(by_kind) >= 16:
+                return got
+            by_offer = by_kind[kind] = [None, None, None, None]
+        by_offer[offer] = got
     return got
+
+
+def _known_pack(kind: str, text: str, offer: int) -> tuple[Group, int] | None:
+    """A pack from :data:`_PACKS`, or None if it is not there."""
+    by_kind = _PACKS.get(text)
+    if by_kind is None:
+        return None
+    by_offer = by_kind.get(kind)
+    if by_offer is None or not 0 <= offer < 4:
+        return None
+    return by_offer[offer]
 
 
 def plain_facts(record: object) -> HandFacts | None:
     """The facts of a plain, valid record (see above), or None: then the checked way reads the record."""
     if type(record) is not dict or len(record) > len(PLAIN_KEYS):
         return None
-    # The record's items are read once, each key told apart by its length and one comparison (no look-up
-    # of each key: the caller's key strings are not the constants', so every look-up compares strings).
-    packs: object = None
-    hand: object = None
-    win_text: object = None
-    sd: object = False
-    ft: object = False
-    ak: object = False
-    wl: object = False
-    seat: object = 0
-    prevalent: object = 0
-    count: object = 0
-    for key, value in record.items():
-        if type(key) is not str:
-            return None
-        n = len(key)
-        if n == 4 and key == "hand":
-            hand = value
-        elif n == 5 and key == "packs":
-            packs = value
-        elif n == 8 and key == "win_tile":
-            win_text = value
-        elif n == 13:
-            if key == "is_self_drawn":
-                sd = value
-            elif key == "is_about_kong":
-                ak = value
-            else:
-                return None
-        elif n == 12:
-            if key == "is_wall_last":
-                wl = value
-            elif key == "flower_count":
-                count = value
-            else:
-                return None
-        elif n == 11 and key == "is_4th_tile":
-            ft = value
-        elif n == 9 and key == "seat_wind":
-            seat = value
-        elif n == 14 and key == "prevalent_wind":
-            prevalent = value
-        else:
-            return None  # another key: the checked way
-    if not (
-        (sd is True or sd is False)
-        and (ft is True or ft is False)
-        and (ak is True or ak is False)
-        and (wl is True or wl is False)
-    ):
-        return None
-    if type(seat) is not int or type(prevalent) is not int or type(count) is not int:
-        return None
-    if not (0 <= seat <= 3 and 0 <= prevalent <= 3 and 0 <= count <= 8):
-        return None
+    packs = record.get("packs")
+    hand = record.get("hand")
     if type(hand) is str:
         if len(hand) > 40:  # far more than 14 tiles
             return None
@@ -229,6 +199,7 @@ def plain_facts(record: object) -> HandFacts | None:
             return None
     else:
         return None
+    win_text = record.get("win_tile")
     w = _WIN_PART.get(win_text) if type(win_text) is str else None
     if w is None or type(packs) is not list or n != 13 - 3 * len(packs):
         return None
@@ -254,7 +225,9 @@ def plain_facts(record: object) -> HandFacts | None:
             kind, text, offer = raw
             if type(kind) is not str or type(text) is not str or type(offer) is not int:
                 return None
-            got = _PACKS.get((kind, text, offer)) or _pack(raw)
+            got = _known_pack(kind, text, offer)
+            if got is None:
+                got = _pack(raw)
             if got is None or got[1] & held:  # (two pungs or kongs of one kind: too many copies)
                 return None
             g = got[0]
@@ -272,22 +245,58 @@ def plain_facts(record: object) -> HandFacts | None:
         if (f0 + _ADD3) & _BIT3 or (f1 + _ADD3) & _BIT3 or (f2 + _ADD3) & _BIT3 or (f3 + _ADD3) & _BIT3:
             return None  # a count above 4 in the whole hand
         declared = tuple(groups)
+    # The keys read here are the plain keys; the record has no other if it has as many keys as were found
+    # (packs, hand and win_tile were, or it would not have got this far).
+    found = 3
+    sd = record.get("is_self_drawn", _ABSENT)
+    if sd is _ABSENT:
+        sd = False
+    else:
+        found += 1
+    ft = record.get("is_4th_tile", _ABSENT)
+    if ft is _ABSENT:
+        ft = False
+    else:
+        found += 1
+    ak = record.get("is_about_kong", _ABSENT)
+    if ak is _ABSENT:
+        ak = False
+    else:
+        found += 1
+    wl = record.get("is_wall_last", _ABSENT)
+    if wl is _ABSENT:
+        wl = False
+    else:
+        found += 1
+    seat = record.get("seat_wind", _ABSENT)
+    if seat is _ABSENT:
+        seat = 0
+    else:
+        found += 1
+    prevalent = record.get("prevalent_wind", _ABSENT)
+    if prevalent is _ABSENT:
+        prevalent = 0
+    else:
+        found += 1
+    count = record.get("flower_count", _ABSENT)
+    if count is _ABSENT:
+        count = 0
+    else:
+        found += 1
+    if not (
+        found == len(record)
+        and (sd is True or sd is False)
+        and (ft is True or ft is False)
+        and (ak is True or ak is False)
+        and (wl is True or wl is False)
+        and type(seat) is int
+        and 0 <= seat <= 3
+        and type(prevalent) is int
+        and 0 <= prevalent <= 3
+        and type(count) is int
+        and 0 <= count <= 8
+    ):
+        return None
     return build_facts(
-        record,
-        declared,
-        k0,
-        k1,
-        k2,
-        k3,
-        win,
-        sd is True,
-        ft is True,
-        ak is True,
-        wl is True,
-        seat,
-        prevalent,
-        False,
-        (),
-        count,
-        4,
+        record, declared, k0, k1, k2, k3, win, sd, ft, ak, wl, seat, prevalent, False, (), count, 4
     )

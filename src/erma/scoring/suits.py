@@ -39,6 +39,7 @@ from erma.scoring.features import (
     pung_facts,
 )
 from erma.scoring.groups import STANDING_CHOW, STANDING_PUNG, Group, part_text, ref_key
+from erma.scoring.waits import GroupInfo, group_info
 from erma.tiles import GREENS, Tile
 
 _M_EDGE_OR_HONOR: Final = M_TERMINALS | M_HONORS
@@ -163,7 +164,20 @@ class SuitInfo:
     (combined with |), and its readings as sets without and with the pair. A plain class (a native class
     when compiled: read field by field, never unpacked)."""
 
-    __slots__ = ("bare", "bits", "counts", "high", "key", "kinds", "only", "paired", "some", "text", "tiles")
+    __slots__ = (
+        "bare",
+        "bits",
+        "counts",
+        "high",
+        "key",
+        "kinds",
+        "only",
+        "paired",
+        "some",
+        "text",
+        "tiles",
+        "waits",
+    )
 
     key: int
     """The group's packed counts (4 bits a kind: the memo's key)."""
@@ -179,6 +193,8 @@ class SuitInfo:
     """The group's readings as sets alone (3k tiles)."""
     paired: list[GroupReading]
     """The group's readings as sets and the pair (3k + 2 tiles)."""
+    waits: GroupInfo | None
+    """What the group waits on (:func:`erma.scoring.waits.group_info` of :attr:`key`), once asked."""
 
     def __init__(
         self,
@@ -205,6 +221,7 @@ class SuitInfo:
         self.some = some
         self.bare = bare
         self.paired = paired
+        self.waits = None
 
 
 SuitInfos = tuple[SuitInfo, SuitInfo, SuitInfo, SuitInfo]
@@ -268,6 +285,17 @@ def standing_infos(k0: int, k1: int, k2: int, k3: int, whole: SuitInfos) -> Suit
         got = _SUIT_INFO[3].get(k3)
         m3 = _suit_info(k3, 3) if got is None else got
     return m0, m1, m2, m3
+
+
+def wait_info(m: SuitInfo, k: int, gi: int) -> GroupInfo:
+    """The wait info (:func:`erma.scoring.waits.group_info`) of group ``gi``'s packed counts ``k``: kept on
+    the group's :class:`SuitInfo` ``m`` when it has those counts (no look-up the next time)."""
+    if m.key != k:
+        return group_info(k, gi < 3)
+    got = m.waits
+    if got is None:
+        got = m.waits = group_info(k, gi < 3)
+    return got
 
 
 def suit_infos(key: int) -> SuitInfos:
