@@ -34,8 +34,8 @@ from erma.scoring.features import (
     M_WINDS,
 )
 from erma.scoring.groups import KONG, Group, declared_group
-from erma.scoring.suits import RANKS, RANKS_FACTS, SuitInfos, suit_infos_of
-from erma.scoring.waits import unique_wait_parts
+from erma.scoring.suits import RANKS, RANKS_FACTS, SuitInfos, suit_infos_of, wait_info
+from erma.scoring.waits import unique_wait_infos
 from erma.tiles import NUM_KINDS, Tile
 
 _F_SUITS: Final = (0, F_ONE_SUIT, F_TWO_SUITS, F_THREE_SUITS)
@@ -282,7 +282,18 @@ class HandFacts:
                 k2 -= one
             else:
                 k3 -= one
-            unique = unique_wait_parts(k0, k1, k2, k3, seven)
+            m0, m1, m2, m3 = self.suit_infos  # a group without declared sets: its info holds the waits
+            unique = unique_wait_infos(
+                wait_info(m0, k0, 0),
+                wait_info(m1, k1, 1),
+                wait_info(m2, k2, 2),
+                wait_info(m3, k3, 3),
+                k0,
+                k1,
+                k2,
+                k3,
+                seven,
+            )
             self._unique_wait = 1 if unique else 0
         return self._unique_wait == 1
 

@@ -45,7 +45,35 @@ _BY_REF: Final = tuple(sorted(range(NUM_KINDS), key=REF_ORDER.__getitem__))
 
 
 def ref_sorted(tiles: tuple[Tile, ...]) -> tuple[Tile, ...]:
-    """``tuple(sorted(tiles, key=ref_key))``, sorting the positions as plain ints (no key calls)."""
+    """``tuple(sorted(tiles, key=ref_key))``, sorting the positions as plain ints (no key calls); up to
+    four tiles (a reading's chows or pungs) by comparisons written out, with no list."""
+    n = len(tiles)
+    if n <= 4:
+        if n <= 1:
+            return tiles
+        a = REF_ORDER[tiles[0]]
+        b = REF_ORDER[tiles[1]]
+        if a > b:
+            a, b = b, a
+        if n == 2:
+            return _BY_REF[a], _BY_REF[b]
+        c = REF_ORDER[tiles[2]]
+        if c < b:  # insert c
+            if c < a:
+                a, b, c = c, a, b
+            else:
+                b, c = c, b
+        if n == 3:
+            return _BY_REF[a], _BY_REF[b], _BY_REF[c]
+        d = REF_ORDER[tiles[3]]
+        if d < c:  # insert d
+            if d < a:
+                a, b, c, d = d, a, b, c
+            elif d < b:
+                b, c, d = d, b, c
+            else:
+                c, d = d, c
+        return _BY_REF[a], _BY_REF[b], _BY_REF[c], _BY_REF[d]
     positions = [REF_ORDER[t] for t in tiles]
     positions.sort()
     return tuple([_BY_REF[i] for i in positions])

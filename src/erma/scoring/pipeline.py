@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -26,8 +26,8 @@ from erma.scoring.readings import HandView, readings, readings_of
 from erma.scoring.table import FanRow, FanTable, load_table
 from erma.tiles import NUM_KINDS
 
-Fans = dict[str, Sequence[Hit]]
-"""Fan id → its instances (hits), for one reading (a list or a tuple, never changed in place)."""
+Fans = dict[str, list[Hit]]
+"""Fan id → its instances (hits), for one reading (a list, never changed in place: lists are shared)."""
 Selection = tuple[tuple[tuple[str, Detector], ...], tuple[str, ...], tuple[str, ...]]
 """For a reading's facts: (the detectors to ask, the ids whose one hit is the whole hand, the ids whose one
 hit is the winning tile) — the table's detectors of its shape whose needs the facts meet."""
@@ -57,7 +57,7 @@ class Plan:
     """``FanSpec.exact`` by id ("hand" / "win": the needs decide the fan and its one hit)."""
     selected: dict[int, Selection] = field(default_factory=dict, compare=False, repr=False)
     """Memo: a reading's facts (its shape bit among them) → the detectors of its shape that they let run."""
-    group_memo: dict[object, tuple[tuple[str, tuple[Hit, ...]], ...]] = field(
+    group_memo: dict[object, tuple[tuple[str, list[Hit]], ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
     """Memo: a reading's chows, or its pungs and their sizes → the set-group fans they make."""
@@ -80,10 +80,10 @@ class Plan:
     copied for each result, and whether the fan is counted per instance."""
     targets: dict[str, frozenset[str]] = field(default_factory=dict)
     """The ids each row with exclusions may remove, by id (a row with none of them present is skipped)."""
-    outcomes: dict[tuple[str, ...], tuple[Any, ...] | None] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    outcomes: dict[tuple[str, ...], Outcome | None] = field(default_factory=dict, compare=False, repr=False)
     """Memo: a reading's detected fan ids → what steps 3 and 4 make of them (:func:`_outcome`)."""
+    aligned: dict[tuple[str, ...], Outcome] = field(default_factory=dict, compare=False, repr=False)
+    """Memo: the fans kept by the steps as written → their :class:`Outcome`, hits in that order."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Rebuilt through the constructor (copy, pickle; also when compiled)."""
@@ -161,45 +161,50 @@ def detect(view: HandView, plan: Plan) -> Fans:
 
     Detectors whose declared needs (``FanSpec.needs``) the reading lacks are not asked: they find nothing.
     Those whose needs decide them (``FanSpec.exact``) are not asked either: their one hit is written here
-    (one tuple, shared by those fans: fans are never changed in place).
+    (one list, shared by those fans: fans are never changed in place).
     """
-    return _detect(view, plan)[0]
+    ids, hits = _detect(view, plan)
+    return dict(zip(ids, hits, strict=True))
 
 
-def _detect(view: HandView, plan: Plan) -> tuple[Fans, list[str]]:
-    """:func:`detect`, with the fan ids found in the order they were found (the fans dict's own order)."""
-    fans: Fans = {}
+Found = tuple[list[str], list[list[Hit]]]
+"""A reading's detected fans as two lists side by side: the ids in the order found, and their hits."""
+
+
+def _detect(view: HandView, plan: Plan) -> Found:
+    """:func:`detect` as two lists (no dict built: the memoised outcome says where each kept fan is)."""
     ids: list[str] = []
+    hits: list[list[Hit]] = []
     features = view.features  # the shape's bit among them
     chosen = plan.selected.get(features)
     if chosen is None:
         chosen = _selected(plan, view.shape, features)
     ask, whole, win = chosen
     for fan_id, fn in ask:
-        hits = fn(view)
-        if hits:
-            fans[fan_id] = hits
+        found = fn(view)
+        if found:
             ids.append(fan_id)
+            hits.append(found)
     if whole:
-        hit: Sequence[Hit] = ((view.facts.tiles,),)
+        hit: list[Hit] = [(view.facts.tiles,)]
         for fan_id in whole:
-            fans[fan_id] = hit
             ids.append(fan_id)
+            hits.append(hit)
     if win:
-        hit = (((view.facts.win_tile,),),)
+        hit = [((view.facts.win_tile,),)]
         for fan_id in win:
-            fans[fan_id] = hit
             ids.append(fan_id)
+            hits.append(hit)
     if features & F_SHAPE_REGULAR:
         chows = view.chows
         if len(chows) >= 2:
             memo_g = plan.group_memo
-            found = memo_g.get(chows)
-            if found is None:
-                found = _memo_groups(memo_g, chows, combine_chows(chows, plan.groups))
-            for fan_id, group_hits in found:
-                fans[fan_id] = group_hits
+            group = memo_g.get(chows)
+            if group is None:
+                group = _memo_groups(memo_g, chows, combine_chows(chows, plan.groups))
+            for fan_id, group_hits in group:
                 ids.append(fan_id)
+                hits.append(group_hits)
         pungs = view.pungs
         if len(pungs) >= 2:
             if view.melded_kongs or view.concealed_kongs:
@@ -209,27 +214,26 @@ def _detect(view: HandView, plan: Plan) -> tuple[Fans, list[str]]:
                 sizes = _THREES[len(pungs)]
             gkey = (pungs, sizes)
             memo_g = plan.group_memo
-            found = memo_g.get(gkey)
-            if found is None:
-                found = _memo_groups(memo_g, gkey, combine_pungs(pungs, plan.groups, sizes))
-            for fan_id, group_hits in found:
-                fans[fan_id] = group_hits
+            group = memo_g.get(gkey)
+            if group is None:
+                group = _memo_groups(memo_g, gkey, combine_pungs(pungs, plan.groups, sizes))
+            for fan_id, group_hits in group:
                 ids.append(fan_id)
-    return fans, ids
+                hits.append(group_hits)
+    return ids, hits
 
 
 _THREES: Final[tuple[tuple[int, ...], ...]] = tuple((3,) * n for n in range(6))
 
 
 def _memo_groups(
-    memo: dict[object, tuple[tuple[str, tuple[Hit, ...]], ...]], key: object, fans: dict[str, list[Hit]]
-) -> tuple[tuple[str, tuple[Hit, ...]], ...]:
+    memo: dict[object, tuple[tuple[str, list[Hit]], ...]], key: object, fans: dict[str, list[Hit]]
+) -> tuple[tuple[str, list[Hit]], ...]:
     """Store the set-group fans of a reading's chows or pungs (bounded; the keys are few in practice).
-    The hits are stored as tuples and shared by every reading that finds them: fans are never changed
-    in place."""
+    The hits are shared by every reading that finds them: fans are never changed in place."""
     if len(memo) > 1 << 17:
         memo.clear()
-    found = memo[key] = tuple((k, tuple(v)) for k, v in fans.items())
+    found = memo[key] = tuple([(k, v) for k, v in fans.items()])
     return found
 
 
@@ -283,33 +287,91 @@ def total(fans: Fans, plan: Plan) -> int:
 def score_view(view: HandView, plan: Plan) -> tuple[Fans, int]:
     """Steps 2–4 for one reading: its fans after exclusions (and the fallback), in table order, and its
     total."""
-    fans, kept, pts = _score(view, plan)
-    return dict(zip(kept, map(fans.__getitem__, kept), strict=True)), pts
+    hits, out, pts = _score(view, plan)
+    return _kept_fans(hits, out), pts
 
 
-def _score(view: HandView, plan: Plan) -> tuple[Fans, tuple[str, ...], int]:
-    """:func:`score_view` as (the fans, the ids of those kept in table order, the total): the fans dict may
-    hold more than those kept (score_record reads it through the ids and builds no other dict).
+def _kept_fans(hits: list[list[Hit]], out: Outcome) -> Fans:
+    """The fans an outcome keeps, by id in table order."""
+    return {k.id: hits[k.index] for k in out.kept}
+
+
+class Kept:
+    """A fan an :class:`Outcome` keeps: its id, its result entry's template (id, names, points, count 1),
+    its points, whether it counts per instance, and where its hits are in the reading's detected lists
+    (:data:`Found`, the fallbacks' after them). A plain class (native when compiled)."""
+
+    __slots__ = ("each", "head", "id", "index", "points")
+
+    id: str
+    head: dict[str, Any]
+    points: int
+    each: bool
+    index: int
+
+    def __init__(self, id: str, head: dict[str, Any], points: int, each: bool, index: int) -> None:
+        self.id = id
+        self.head = head
+        self.points = points
+        self.each = each
+        self.index = index
+
+
+class Outcome:
+    """What steps 3 and 4 make of a reading whose detected fans are known (:func:`_outcome`): the fans kept,
+    in table order (their ids, and each as :class:`Kept`), their points with one instance each, the
+    per-instance ones among those counted (whose further instances add up), and the fallbacks to ask.
+    A plain class (native when compiled)."""
+
+    __slots__ = ("each", "fallbacks", "ids", "kept", "points")
+
+    ids: tuple[str, ...]
+    kept: tuple[Kept, ...]
+    points: int
+    each: tuple[Kept, ...]
+    fallbacks: tuple[tuple[str, Detector], ...]
+
+    def __init__(
+        self,
+        ids: tuple[str, ...],
+        kept: tuple[Kept, ...],
+        points: int,
+        each: tuple[Kept, ...],
+        fallbacks: tuple[tuple[str, Detector], ...],
+    ) -> None:
+        self.ids = ids
+        self.kept = kept
+        self.points = points
+        self.each = each
+        self.fallbacks = fallbacks
+
+
+def _kept(plan: Plan, ids: tuple[str, ...], where: dict[str, int]) -> tuple[Kept, ...]:
+    """The :class:`Kept` of each id (in that order), its hits at ``where[id]``."""
+    heads = plan.heads
+    value = plan.value
+    return tuple([Kept(k, heads[k][0], value[k], heads[k][1], where[k]) for k in ids])
+
+
+def _score(view: HandView, plan: Plan) -> tuple[list[list[Hit]], Outcome, int]:
+    """:func:`score_view` as (the hits, the outcome that says which of them are kept, the total).
 
     What steps 3 and 4 make of a reading depends, but for partial exclusions (``count``, ``own``), only on
     which fans it has: that outcome is memoised by the detected fan ids (:func:`_outcome`), and the
     steps run as written only for the readings a partial exclusion touches.
     """
-    fans, found = _detect(view, plan)
-    ids = tuple(found)
-    outcome = plan.outcomes.get(ids, _UNSEEN)
-    if outcome is _UNSEEN:
-        outcome = _outcome(plan, ids)
-    if outcome is not None:
-        kept, pts, each, fallbacks = outcome
-        if fallbacks:
-            for fan_id, fn in fallbacks:
-                fans[fan_id] = fn(view)
-        if each:
-            value = plan.value
-            for k in each:
-                pts += value[k] * (len(fans[k]) - 1)
-        return fans, kept, pts
+    ids, hits = _detect(view, plan)
+    key = tuple(ids)
+    memo = plan.outcomes.get(key, _UNSEEN)
+    out: Outcome | None = _outcome(plan, key) if memo is _UNSEEN else memo
+    if out is not None:
+        for _, fn in out.fallbacks:
+            hits.append(fn(view))
+        pts = out.points
+        for k in out.each:
+            pts += k.points * (len(hits[k.index]) - 1)
+        return hits, out, pts
+    fans = dict(zip(ids, hits, strict=True))
     if not plan.excluders.isdisjoint(fans):
         fans = exclude(fans, plan)
     limits = plan.limits
@@ -318,17 +380,27 @@ def _score(view: HandView, plan: Plan) -> tuple[Fans, tuple[str, ...], int]:
     if fans.keys() <= plan.no_min:
         for fan_id, fn in plan.fallbacks:
             fans[fan_id] = fn(view)
-    return fans, tuple(sorted(fans, key=plan.order.__getitem__)), total(fans, plan)
+    kept = tuple(sorted(fans, key=plan.order.__getitem__))
+    aligned = plan.aligned.get(kept)
+    if aligned is None:
+        aligned = _aligned(plan, kept)
+    return [fans[k] for k in kept], aligned, total(fans, plan)
+
+
+def _aligned(plan: Plan, kept: tuple[str, ...]) -> Outcome:
+    """The outcome of fans ``kept`` (in table order) whose hits are listed in that order (the steps as
+    written: the points are the caller's). Memoised in ``plan.aligned``."""
+    memo = plan.aligned
+    if len(memo) > 1 << 16:  # a bound, far above what hands produce
+        memo.clear()
+    got = memo[kept] = Outcome(kept, _kept(plan, kept, {k: i for i, k in enumerate(kept)}), 0, (), ())
+    return got
 
 
 _UNSEEN: Final[Any] = object()
 
-_Outcome = tuple[tuple[str, ...], int, tuple[str, ...], tuple[tuple[str, Detector], ...]]
-"""(the fans kept, in table order; their points, one instance each; the per-instance ones among them,
-whose further instances add up; the fallbacks to ask)."""
 
-
-def _outcome(plan: Plan, ids: tuple[str, ...]) -> _Outcome | None:
+def _outcome(plan: Plan, ids: tuple[str, ...]) -> Outcome | None:
     """What :func:`exclude`, the limit fans, the fallback and :func:`total` make of a reading whose fans
     are ``ids``, when that does not depend on the hits (no partial exclusion applies); else None.
     Memoised in ``plan.outcomes``."""
@@ -349,12 +421,19 @@ def _outcome(plan: Plan, ids: tuple[str, ...]) -> _Outcome | None:
     if limits and not limits.isdisjoint(alive):
         alive &= limits  # 役满: the limit fans alone
     fallbacks = plan.fallbacks if alive <= plan.no_min else ()
-    kept = tuple(sorted(alive.union(i for i, _ in fallbacks), key=plan.order.__getitem__))
-    counted = [k for k in kept if k in limits] if limits and not limits.isdisjoint(kept) else kept  # as total
-    got = (
+    kept_ids = tuple(sorted(alive.union(i for i, _ in fallbacks), key=plan.order.__getitem__))
+    counted = (
+        [k for k in kept_ids if k in limits] if limits and not limits.isdisjoint(kept_ids) else kept_ids
+    )  # as total
+    where = {k: i for i, k in enumerate(ids)}  # (the last one, as a dict keeps it, were an id found twice)
+    for j, (fan_id, _) in enumerate(fallbacks):
+        where[fan_id] = len(ids) + j  # the fallbacks' hits are appended after the detected ones
+    kept = _kept(plan, kept_ids, where)
+    got = Outcome(
+        kept_ids,
         kept,
         sum(plan.value[k] for k in counted),
-        tuple(k for k in counted if k in plan.per_instance),
+        tuple([k for k in kept if k.id in counted and k.id in plan.per_instance]),
         fallbacks,
     )
     memo[ids] = got
@@ -436,6 +515,9 @@ class ScoreResult:
         return reduce_frozen(self)
 
 
+_NUM_KINDS: Final = 34
+"""``erma.tiles.NUM_KINDS`` (a name imported from another module is looked up in the module's dict at
+each use in compiled code; a Final literal is a constant)."""
 _SAME_TEXT: Final = tuple(tuple(part_text((t,) * n) for t in range(NUM_KINDS)) for n in range(5))
 """By the number of tiles (1–4) and the kind: the text of a tile, pair, pung or kong."""
 _CHOW_TEXT: Final = tuple(
@@ -450,7 +532,7 @@ def _part_text(p: tuple[int, ...]) -> str:
     n = len(p)
     if 1 <= n <= 4:
         t = p[0]
-        if 0 <= t < NUM_KINDS:
+        if 0 <= t < _NUM_KINDS:
             if n == 1 or (p[1] == t and (n == 2 or (p[2] == t and (n == 3 or p[3] == t)))):
                 return _SAME_TEXT[n][t]
             if n == 3 and p[1] == t + 1 and p[2] == t + 2:
@@ -462,8 +544,15 @@ def _part_text(p: tuple[int, ...]) -> str:
 
 def _hit_text(hit: Hit) -> str:
     """The text of one instance: its parts' texts, separated by spaces (empty parts left out)."""
-    if len(hit) == 1:
-        return _part_text(hit[0])
+    n = len(hit)
+    if n <= 1:
+        return _part_text(hit[0]) if n else ""  # (a flower's hit is empty: no tile named)
+    if n == 2:  # most set-group fans: one string built (no list, no join)
+        a = _part_text(hit[0])
+        b = _part_text(hit[1])
+        if a and b:
+            return f"{a} {b}"
+        return a or b
     texts = []
     for p in hit:
         text = _part_text(p)
@@ -487,29 +576,34 @@ def best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, int] | None
     found = _best(views, plan)
     if found is None:
         return None
-    view, fans, kept, pts = found
-    return view, dict(zip(kept, map(fans.__getitem__, kept), strict=True)), pts
+    view, hits, out, pts = found
+    return view, _kept_fans(hits, out), pts
 
 
-def _best(views: list[HandView], plan: Plan) -> tuple[HandView, Fans, tuple[str, ...], int] | None:
+Best = tuple[HandView, list[list[Hit]], Outcome, int]
+"""The best reading, its hits and outcome (:func:`_score`) and its total."""
+
+
+def _best(views: list[HandView], plan: Plan) -> Best | None:
     """:func:`best` with the fans as :func:`_score` gives them."""
     if plan.table.shapes is not None:
         views = [v for v in views if v.shape in plan.table.shapes]
     if len(views) == 1:  # most hands: one reading, nothing to compare
         v = views[0]
-        return v, *_score(v, plan)
-    chosen: tuple[HandView, Fans, tuple[str, ...], int] | None = None
+        hits, out, pts = _score(v, plan)
+        return v, hits, out, pts
+    chosen: Best | None = None
     top = -1
     yielding = False
     prefer = plan.table.prefer
     for i, v in enumerate(views):
-        fans, kept, pts = _score(v, plan)
-        if pts > top or (pts == top and (yielding or not prefer.isdisjoint(kept))):
-            chosen = (v, fans, kept, pts)
+        hits, out, pts = _score(v, plan)
+        if pts > top or (pts == top and (yielding or not prefer.isdisjoint(out.ids))):
+            chosen = (v, hits, out, pts)
         if pts > top:
             top = pts
         if i == 0 and v.shape != REGULAR:
-            yielding = not plan.table.yield_to_later.isdisjoint(kept)
+            yielding = not plan.table.yield_to_later.isdisjoint(out.ids)
     return chosen
 
 
@@ -520,11 +614,11 @@ def score(ctx: WinContext, table: str = "mcr") -> ScoreResult | None:
     found = _best(views, plan)
     if found is None:
         return None
-    view, fans, kept, pts = found
+    view, hits, out, pts = found
     scored = tuple(
         [
             ScoredFan(e["id"], e["name_zh"], e["name_en"], e["points"], e["count"], tuple(e["tiles"]))
-            for e in _entries(view, fans, kept, plan)
+            for e in _entries(view, hits, out)
         ]
     )
     return ScoreResult(scored, pts, _capped(pts, plan), view.describe())
@@ -544,19 +638,18 @@ def score_counts(ctx: WinContext, table: str = "mcr") -> tuple[tuple[FanCount, .
     found = _best(views, plan)
     if found is None:
         return None
-    _, fans, kept, pts = found
-    return _fan_counts(fans, kept, plan), _capped(pts, plan)
+    _, hits, out, pts = found
+    return _fan_counts(hits, out), _capped(pts, plan)
 
 
-def _fan_counts(fans: Fans, kept: tuple[str, ...], plan: Plan) -> tuple[FanCount, ...]:
-    """(id, points, count) of the fans ``kept``, counted as :func:`_entries` counts them."""
-    heads = plan.heads
-    out = []
-    for k in kept:
-        hits = fans[k]
-        head, each = heads[k]
-        out.append((k, head["points"], len(hits) if each and len(hits) > 1 else 1))
-    return tuple(out)
+def _fan_counts(hits: list[list[Hit]], out: Outcome) -> tuple[FanCount, ...]:
+    """(id, points, count) of the fans kept, counted as :func:`_entries` counts them."""
+    return tuple([(k.id, k.points, _count(k, len(hits[k.index]))) for k in out.kept])
+
+
+def _count(k: Kept, n: int) -> int:
+    """The count of a kept fan with ``n`` hits: every hit for a per-instance fan, else one."""
+    return n if k.each and n > 1 else 1
 
 
 def _capped(pts: int, plan: Plan) -> int:
@@ -609,9 +702,10 @@ def score_counts_declared(
     found = _best(views, plan)
     if found is None:
         return None, None
-    _, fans, kept, pts = found
-    plain = _fan_counts(fans, kept, plan)
+    _, hits, out, pts = found
+    plain = _fan_counts(hits, out)
     plain_result = (plain, _capped(pts, plan))
+    kept = out.ids
     fallback = any(i in kept for i, _ in plan.fallbacks)
     if fallback or not _declared_adds(plan) or not plan.limits.isdisjoint(kept):
         return plain_result, score_counts(dataclasses.replace(ctx, declared_ready=True), table)
@@ -626,24 +720,25 @@ def score_counts_declared(
     return plain_result, (tuple(declared), _capped(pts + sum(v for _, v, _ in added), plan))
 
 
-def _entries(view: HandView, fans: Fans, kept: tuple[str, ...], plan: Plan) -> list[dict[str, Any]]:
-    """The result entries (``ScoredFan.to_dict`` shapes) of a reading's fans ``kept``, in table order."""
-    heads = plan.heads
+def _entries(view: HandView, hits: list[list[Hit]], out: Outcome) -> list[dict[str, Any]]:
+    """The result entries (``ScoredFan.to_dict`` shapes) of the fans an outcome keeps, in table order."""
     facts = view.facts
-    out = []
-    for k in kept:
-        hits = fans[k]
-        head, each = heads[k]
-        entry = head.copy()  # a copy of a small dict is much cheaper than building it key by key
-        if not hits:
-            entry["tiles"] = []
-        elif len(hits) == 1 or not each:
-            entry["tiles"] = [_text_of(hits[0], facts)]
-        else:
-            entry["count"] = len(hits)
-            entry["tiles"] = [_text_of(h, facts) for h in hits]
-        out.append(entry)
-    return out
+    return [_entry(k, hits[k.index], facts) for k in out.kept]
+
+
+def _entry(k: Kept, found: list[Hit], facts: HandFacts) -> dict[str, Any]:
+    """One result entry: a copy of the fan's template (much cheaper than building it key by key), with its
+    count and its hits' texts."""
+    entry = k.head.copy()
+    n = len(found)
+    if n == 0:
+        entry["tiles"] = []
+    elif n == 1 or not k.each:
+        entry["tiles"] = [_text_of(found[0], facts)]
+    else:
+        entry["count"] = n
+        entry["tiles"] = [_text_of(h, facts) for h in found]
+    return entry
 
 
 _PLANS: Final[dict[str, Plan]] = {}
@@ -671,10 +766,10 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
     found = _best(readings_of(facts), plan)
     if found is None:
         return {"error": "not_win", "message": f"{facts.ctx.to_notation()} is not a winning hand"}
-    view, fans, kept, pts = found
+    view, hits, out, pts = found
     cap = plan.table.cap
     return {
-        "fans": _entries(view, fans, kept, plan),
+        "fans": _entries(view, hits, out),
         "total": pts,
         "capped_total": min(pts, cap) if cap else pts,
         "reading": view.describe(),

@@ -56,9 +56,9 @@ _HIGH_HONORS: Final = 0xFF << 28
 """The lanes of 8z and 9z in a group's packed counts: no such honour."""
 _ABSENT: Final = object()
 """What a record's ``get`` gives for a key it does not have."""
-_PACKS: Final[dict[tuple[str, str, int], tuple[Group, int]]] = {}
-"""Memo: a valid pack ``(kind, tile, offer)`` → its group, and the bit of its kind if it is a pung or a
-kong, 0 for a chow (bounded)."""
+_PACKS: Final[dict[str, dict[str, list[tuple[Group, int] | None]]]] = {}
+"""Memo: a valid pack by its tile's text, then its kind, then its offer (0–3) → its group, and the bit of
+its kind if it is a pung or a kong, 0 for a chow (bounded; two string look-ups, no key tuple built)."""
 
 
 def hand_key(hand: str) -> tuple[int, int, int, int, int]:
@@ -152,9 +152,30 @@ def _pack(raw: list[object]) -> tuple[Group, int] | None:
         return None
     group = declared_group(meld)
     got = (group, 0 if group.kind == CHOW else 1 << group.tile)
-    if len(_PACKS) < 1 << 12:
-        _PACKS[kind, text, offer] = got  # type: ignore[index]  # the caller checked the three types
+    if type(kind) is str and type(text) is str and type(offer) is int and 0 <= offer < 4:
+        by_kind = _PACKS.get(text)
+        if by_kind is None:
+            if len(_PACKS) >= 1 << 12:
+                return got
+            by_kind = _PACKS[text] = {}
+        by_offer = by_kind.get(kind)
+        if by_offer is None:
+            if len(by_kind) >= 16:
+                return got
+            by_offer = by_kind[kind] = [None, None, None, None]
+        by_offer[offer] = got
     return got
+
+
+def _known_pack(kind: str, text: str, offer: int) -> tuple[Group, int] | None:
+    """A pack from :data:`_PACKS`, or None if it is not there."""
+    by_kind = _PACKS.get(text)
+    if by_kind is None:
+        return None
+    by_offer = by_kind.get(kind)
+    if by_offer is None or not 0 <= offer < 4:
+        return None
+    return by_offer[offer]
 
 
 def plain_facts(record: object) -> HandFacts | None:
@@ -204,7 +225,9 @@ def plain_facts(record: object) -> HandFacts | None:
             kind, text, offer = raw
             if type(kind) is not str or type(text) is not str or type(offer) is not int:
                 return None
-            got = _PACKS.get((kind, text, offer)) or _pack(raw)
+            got = _known_pack(kind, text, offer)
+            if got is None:
+                got = _pack(raw)
             if got is None or got[1] & held:  # (two pungs or kongs of one kind: too many copies)
                 return None
             g = got[0]

@@ -60,7 +60,7 @@ from erma.scoring.groups import (
     ref_key,
     ref_sorted,
 )
-from erma.scoring.suits import GroupReading, SetsAndPair, SuitInfos, suit_infos, suit_infos_of
+from erma.scoring.suits import GroupReading, SetsAndPair, SuitInfos, standing_infos, suit_infos
 from erma.scoring.waits import regular_wait_count
 from erma.tiles import KNITTED_SEQUENCES, NUM_KINDS, TERMINALS_AND_HONORS, Tile, to_mpsz
 
@@ -156,7 +156,11 @@ class HandView:
         """The reading in mpsz, sets then pair: ``123m 123m 123m 789p 55z``."""
         if self.shape in (SEVEN_PAIRS, THIRTEEN_ORPHANS, HONORS_KNITTED):
             return self.facts.text or part_text(self.facts.tiles)
-        parts = [g.text for g in self.sets]
+        sets = self.sets
+        if len(sets) == 4 and self.pair >= 0 and not self.knitted:  # most readings: one string built
+            a, b, c, d = sets
+            return f"{a.text} {b.text} {c.text} {d.text} {_PAIR_TEXT[self.pair]}"
+        parts = [g.text for g in sets]
         if self.pair >= 0:
             parts.append(_PAIR_TEXT[self.pair])
         if self.knitted:
@@ -409,9 +413,10 @@ def readings_of(facts: HandFacts) -> list[HandView]:
             out.append(special)
             if special.shape != SEVEN_PAIRS:
                 return out
-    combos, pi = _combos(
-        facts.suit_infos if not declared else suit_infos_of(facts.k0, facts.k1, facts.k2, facts.k3)
-    )
+    infos = facts.suit_infos
+    if declared:  # the standing tiles' groups: those of the declared sets differ
+        infos = standing_infos(facts.k0, facts.k1, facts.k2, facts.k3, infos)
+    combos, pi = _combos(infos)
     if not combos:
         return out
     if len(combos) > 1:

@@ -39,6 +39,7 @@ from erma.scoring.features import (
     pung_facts,
 )
 from erma.scoring.groups import STANDING_CHOW, STANDING_PUNG, Group, part_text, ref_key
+from erma.scoring.waits import GroupInfo, group_info
 from erma.tiles import GREENS, Tile
 
 _M_EDGE_OR_HONOR: Final = M_TERMINALS | M_HONORS
@@ -163,7 +164,20 @@ class SuitInfo:
     (combined with |), and its readings as sets without and with the pair. A plain class (a native class
     when compiled: read field by field, never unpacked)."""
 
-    __slots__ = ("bare", "bits", "counts", "high", "key", "kinds", "only", "paired", "some", "text", "tiles")
+    __slots__ = (
+        "bare",
+        "bits",
+        "counts",
+        "high",
+        "key",
+        "kinds",
+        "only",
+        "paired",
+        "some",
+        "text",
+        "tiles",
+        "waits",
+    )
 
     key: int
     """The group's packed counts (4 bits a kind: the memo's key)."""
@@ -179,6 +193,8 @@ class SuitInfo:
     """The group's readings as sets alone (3k tiles)."""
     paired: list[GroupReading]
     """The group's readings as sets and the pair (3k + 2 tiles)."""
+    waits: GroupInfo | None
+    """What the group waits on (:func:`erma.scoring.waits.group_info` of :attr:`key`), once asked."""
 
     def __init__(
         self,
@@ -205,6 +221,7 @@ class SuitInfo:
         self.some = some
         self.bare = bare
         self.paired = paired
+        self.waits = None
 
 
 SuitInfos = tuple[SuitInfo, SuitInfo, SuitInfo, SuitInfo]
@@ -249,6 +266,36 @@ def suit_infos_of(k0: int, k1: int, k2: int, k3: int) -> SuitInfos:
     if m3 is None:
         m3 = _suit_info(k3, 3)
     return m0, m1, m2, m3
+
+
+def standing_infos(k0: int, k1: int, k2: int, k3: int, whole: SuitInfos) -> SuitInfos:
+    """:func:`suit_infos_of` of a hand's standing tiles, given the infos of the whole hand: a group
+    without declared tiles has the same counts, so only the groups of the declared sets are looked up."""
+    m0, m1, m2, m3 = whole
+    if m0.key != k0:
+        got = _SUIT_INFO[0].get(k0)
+        m0 = _suit_info(k0, 0) if got is None else got
+    if m1.key != k1:
+        got = _SUIT_INFO[1].get(k1)
+        m1 = _suit_info(k1, 1) if got is None else got
+    if m2.key != k2:
+        got = _SUIT_INFO[2].get(k2)
+        m2 = _suit_info(k2, 2) if got is None else got
+    if m3.key != k3:
+        got = _SUIT_INFO[3].get(k3)
+        m3 = _suit_info(k3, 3) if got is None else got
+    return m0, m1, m2, m3
+
+
+def wait_info(m: SuitInfo, k: int, gi: int) -> GroupInfo:
+    """The wait info (:func:`erma.scoring.waits.group_info`) of group ``gi``'s packed counts ``k``: kept on
+    the group's :class:`SuitInfo` ``m`` when it has those counts (no look-up the next time)."""
+    if m.key != k:
+        return group_info(k, gi < 3)
+    got = m.waits
+    if got is None:
+        got = m.waits = group_info(k, gi < 3)
+    return got
 
 
 def suit_infos(key: int) -> SuitInfos:

@@ -76,7 +76,7 @@ _BOUNDS: Final = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 _MASK9: Final = (1 << 36) - 1
 
 
-class _GroupInfo:
+class GroupInfo:
     """What a group key (4 bits a kind) waits on: its flags, the waits (index within the group, flags after
     adding that kind), the waits that complete a pair and those that complete sets only, and the numbers of
     those two. A plain class (a native class when compiled: read field by field)."""
@@ -98,12 +98,12 @@ class _GroupInfo:
         self.n_set = len(set_waits)
 
 
-_SUIT_INFO: Final[dict[int, _GroupInfo]] = {}
-_HONOR_INFO: Final[dict[int, _GroupInfo]] = {}
+_SUIT_INFO: Final[dict[int, GroupInfo]] = {}
+_HONOR_INFO: Final[dict[int, GroupInfo]] = {}
 
 
-def _info(key: int, suited: bool) -> _GroupInfo:
-    """The :class:`_GroupInfo` of a group key, memoised by the key; waits are indices within the group."""
+def _info(key: int, suited: bool) -> GroupInfo:
+    """The :class:`GroupInfo` of a group key, memoised by the key; waits are indices within the group."""
     memo = _SUIT_INFO if suited else _HONOR_INFO
     got = memo.get(key)
     if got is None:
@@ -111,16 +111,16 @@ def _info(key: int, suited: bool) -> _GroupInfo:
         waits = _group_waits(counts, suited)
         pair_waits = tuple(i for i, f in waits if f & _PAIR)
         set_waits = tuple(i for i, f in waits if f & _SETS)
-        got = memo[key] = _GroupInfo(_flags(counts, suited), waits, pair_waits, set_waits)
+        got = memo[key] = GroupInfo(_flags(counts, suited), waits, pair_waits, set_waits)
     return got
 
 
-def _infos(key: int) -> tuple[_GroupInfo, _GroupInfo, _GroupInfo, _GroupInfo]:
+def _infos(key: int) -> tuple[GroupInfo, GroupInfo, GroupInfo, GroupInfo]:
     """The :func:`_info` of each group of a packed key: the three suits, then the honours."""
     return _infos_of(key & _MASK9, (key >> 36) & _MASK9, (key >> 72) & _MASK9, key >> 108)
 
 
-def _infos_of(k0: int, k1: int, k2: int, k3: int) -> tuple[_GroupInfo, _GroupInfo, _GroupInfo, _GroupInfo]:
+def _infos_of(k0: int, k1: int, k2: int, k3: int) -> tuple[GroupInfo, GroupInfo, GroupInfo, GroupInfo]:
     """The :func:`_info` of each group's packed counts (m, p, s, z)."""
     i0 = _SUIT_INFO.get(k0)
     if i0 is None:
@@ -196,7 +196,7 @@ def regular_wait_count(key: int) -> int:
     return _wait_count(i0, i1, i2, i3)
 
 
-def _wait_count(i0: _GroupInfo, i1: _GroupInfo, i2: _GroupInfo, i3: _GroupInfo) -> int:
+def _wait_count(i0: GroupInfo, i1: GroupInfo, i2: GroupInfo, i3: GroupInfo) -> int:
     """:func:`regular_wait_count` of the groups' infos (written out group by group: no tuple to loop over)."""
     f0, f1, f2, f3 = i0.flags, i1.flags, i2.flags, i3.flags
     # As regular_waits_key: the tile goes to a group that cannot be completed as it is (if there is one,
@@ -272,6 +272,27 @@ _LOW9: Final = sum(1 << (4 * r) for r in range(9))
 def unique_wait_parts(k0: int, k1: int, k2: int, k3: int, seven_pairs: bool = False) -> bool:
     """:func:`unique_wait_key` on the groups' packed counts (m, p, s, z: small ints)."""
     i0, i1, i2, i3 = _infos_of(k0, k1, k2, k3)
+    return unique_wait_infos(i0, i1, i2, i3, k0, k1, k2, k3, seven_pairs)
+
+
+def group_info(key: int, suited: bool) -> GroupInfo:
+    """The :class:`GroupInfo` of one group's packed counts (memoised)."""
+    got = (_SUIT_INFO if suited else _HONOR_INFO).get(key)
+    return _info(key, suited) if got is None else got
+
+
+def unique_wait_infos(
+    i0: GroupInfo,
+    i1: GroupInfo,
+    i2: GroupInfo,
+    i3: GroupInfo,
+    k0: int,
+    k1: int,
+    k2: int,
+    k3: int,
+    seven_pairs: bool = False,
+) -> bool:
+    """:func:`unique_wait_parts` given the groups' infos (:func:`group_info` of ``k0``–``k3``)."""
     n = _wait_count(i0, i1, i2, i3)
     if n > 1:
         return False

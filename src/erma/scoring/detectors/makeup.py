@@ -129,15 +129,24 @@ def tile_hog(v: HandView) -> list[Hit]:
     """四归一 Tile Hog: all four copies of a kind used, not as a kong (each; 无双: 4+ outside kongs)."""
     kongs = v.melded_kongs or v.concealed_kongs
     hits: list[Hit] = []
-    for gi, info in enumerate(v.facts.suit_infos):
-        k = info.key  # the group's whole hand, 4 bits a kind
-        if kongs:
-            for g in v.sets:
-                if g.kind == KONG and g.group == gi:
-                    k -= g.part
-        hog = (k >> 2 | k >> 3) & _LOW_BITS  # the low bit of each kind's count of 4 or more
-        while hog:
-            low = hog & -hog
-            hits.append(((9 * gi + ((low.bit_length() - 1) >> 2),) * 4,))
-            hog ^= low
+    m0, m1, m2, m3 = v.facts.suit_infos  # (unpacked: a loop over the tuple would box it)
+    _hogs(hits, v, m0.key, 0, kongs)
+    _hogs(hits, v, m1.key, 1, kongs)
+    _hogs(hits, v, m2.key, 2, kongs)
+    _hogs(hits, v, m3.key, 3, kongs)
     return hits
+
+
+def _hogs(hits: list[Hit], v: HandView, k: int, gi: int, kongs: int) -> None:
+    """Add 四归一's hits of one group (``k``: the group's whole hand, 4 bits a kind), kind by kind."""
+    if kongs:
+        for g in v.sets:
+            if g.kind == KONG and g.group == gi:
+                k -= g.part
+    hog = (k >> 2 | k >> 3) & _LOW_BITS  # the low bit of each kind's count of 4 or more
+    t = 9 * gi
+    while hog:
+        if hog & 1:
+            hits.append(((t, t, t, t),))
+        hog >>= 4
+        t += 1

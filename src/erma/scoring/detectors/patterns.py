@@ -56,7 +56,12 @@ def _every_set(v: HandView, chow_ok: tuple[bool, ...], pung_ok: tuple[bool, ...]
 
 def _whole(v: HandView) -> Hit:
     """Every set of the reading and its pair."""
-    return (*[g.tiles for g in v.sets], (v.pair, v.pair))
+    sets = v.sets
+    p = v.pair
+    if len(sets) == 4:  # a regular reading: one tuple built
+        a, b, c, d = sets
+        return a.tiles, b.tiles, c.tiles, d.tiles, (p, p)
+    return (*[g.tiles for g in sets], (p, p))
 
 
 @fan("outside_hand", frozenset({REGULAR}), needs=F_EDGE_PAIR)
