@@ -163,3 +163,38 @@ def _after(view: object, tile: int) -> tuple[int, int, int]:
 
     v = view  # a SeatView
     return v.key - INC[tile], v.size - 1, 0  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["classic64", "cuopai789"])
+def test_tianting_declares_at_the_first_discard_as_greedy_does(name: str) -> None:
+    """With ``Settings.tianting`` (level5 since 2026-12-06, issue 39) a dealt hand that is ready at its
+    first discard declares 报听 (天听, 32 fans in classic64) whenever greedy would: with greedy's discard
+    where it would have played on; only where a win needs 8 fans or more (classic64), never in cuopai789."""
+    rules = find_ruleset(name)
+    ready = declared = declined = 0
+    for g in range(500, 900):  # classic64: level5 before would have played on in hands 552, 640 and 874
+        state = new_hand(rules, f"tian:{name}:{g}", dealer=g % 2)
+        while state.phase is not Phase.TURN:  # the start exchange and the like: greedy's
+            seat = state.actor
+            action = make_bot("greedy", g).choose(seat_view(state, seat), legal_actions(state, seat))
+            apply_unchecked(state, seat, action)
+        seat = state.actor
+        legal = legal_actions(state, seat)
+        if not any(a.riichi for a in legal):
+            continue
+        view = seat_view(state, seat)
+        greedy = make_bot("greedy", 0).choose(view, legal)
+        on, off = (
+            ExpertBot(0, settings=Settings(tianting=True)),
+            ExpertBot(0, settings=Settings(tianting=False)),
+        )
+        got, before = on.choose(view, legal), off.choose(view, legal)
+        ready += 1
+        if name == "classic64" and greedy.riichi and not before.riichi:
+            assert got == greedy  # it declares with greedy's discard
+            declined += 1
+        else:
+            assert got == before  # it declared anyway (its own discard), or greedy would not
+        declared += got.riichi
+    assert ready >= 3 and declared > 0
+    assert (declined > 0) == (name == "classic64")

@@ -78,7 +78,7 @@ class ExpertBot:
             return self.greedy.choose(view, legal)  # offers, 温州 claims and win-or-wait: greedy's
         est = Estimator(view, self.settings, self.seed)
         if self.settings.base and ph is Phase.TURN:
-            return self._turn_based(view, est, legal)
+            return self._tianting(view, legal, self._turn_based(view, est, legal))
         if WIN in legal:
             if view.caishen is None or self._take_win(view, est, legal):
                 return WIN
@@ -128,6 +128,26 @@ class ExpertBot:
             lowest = self._efficient(view, est, lowest, best_s, self.settings.keep)
         scored = self._discard_values(view, est, lowest)
         return self._pick(view, scored)
+
+    def _tianting(self, view: BotView, legal: list[Action], chosen: Action) -> Action:
+        """天听 (:attr:`Settings.tianting`): at the first discard, before any set on either side, greedy's
+        declared discard when greedy would declare; otherwise ``chosen``."""
+        st = self.settings
+        if (
+            not st.tianting
+            or not st.riichi
+            or chosen.kind is not Kind.DISCARD
+            or chosen.riichi
+            or view.caishen is not None
+            or view.rules.min_fan < st.far_min_fan
+            or view.discards[view.seat]
+            or view.melds
+            or view.opponent_melds
+            or not any(a.riichi for a in legal)
+        ):
+            return chosen
+        declared = GreedyBot(self.seed).choose(view, legal)  # its own generator, fresh: greedy's tie-break
+        return declared if declared.riichi else chosen
 
     def _far(self, view: BotView, est: Estimator, base: Action, lowest: list[Action], s: int) -> Action:
         """A hand more than :attr:`Settings.ahead` from ready after the discard, where a win must reach a

@@ -107,6 +107,11 @@ class Settings:
     """With :attr:`far`: the :attr:`keep` of far decisions (None: :attr:`keep`)."""
     far_margin: float = 0.0
     """With :attr:`far`: the points a far discard must gain over greedy's to replace it."""
+    tianting: bool = True
+    """With ``base``, where a win needs :attr:`far_min_fan` fans or more: at the first discard, before any
+    set on either side, declare 报听 as greedy does (ready with two or more unseen winning tiles): 天听, 32
+    fans in the ``erqs`` table, which the estimate's scored waits do not count (they count 报听's own 4).
+    Since 2026-12-06 (issue 39): classic64, 4 of 1,000 walls of ``t39c1`` changed, +0.14 a hand."""
     declare_ahead: bool = True
     """Where 报听 is allowed: a hand that gets ready later (one draw ahead, or by a claim) may declare then,
     so its ready hands are worth the better of playing on and declaring (less the 报听 margin), not only the
