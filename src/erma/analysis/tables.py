@@ -98,12 +98,12 @@ def _merge_into(acc: Profile, sub: Profile, dm: int, dt: int, dp: int) -> Profil
     """max(acc, sub shifted by dm sets, dt partial sets and dp pairs), capped."""
     for p in range(2 - dp):
         src = sub >> (3 * _W * p)  # sub's entries of pair flag p, from m = 0
-        at = 3 * _W * (p + dp) + 3 * dm  # where acc keeps (p + dp, m + dm)
-        cap = MAX_SETS - dm + 1  # the cap at m + dm, plus one (one less a step)
-        for _ in range(_W - dm):
+        at = 3 * _W * (p + dp) + 3 * dm  # where acc keeps (p + dp, m2)
+        for m2 in range(dm, _W):  # m2 = m + dm
             t = src & 7  # t + 1; 0 where unreachable
             if t:
                 t += dt
+                cap = MAX_SETS - m2 + 1  # (plus one)
                 if t > cap:
                     t = cap
                 old = (acc >> at) & 7
@@ -111,7 +111,6 @@ def _merge_into(acc: Profile, sub: Profile, dm: int, dt: int, dp: int) -> Profil
                     acc += (t - old) << at
             src >>= 3
             at += 3
-            cap -= 1
     return acc
 
 
