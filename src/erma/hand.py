@@ -54,7 +54,7 @@ class Meld:
         if not isinstance(self.tile, int) or not 0 <= self.tile < NUM_KINDS:
             raise InvalidHandError(f"meld tile {self.tile!r} is not a suit or honour kind (0–33)")
         if self.size == 0:
-            object.__setattr__(self, "size", 4 if self.kind in KONGS else 3)
+            object.__setattr__(self, "size", 4 if self.is_kong else 3)  # (a set look-up would hash the enum)
         if self.kind is MeldKind.CHOW:
             if not is_suited(self.tile) or self.tile % 9 > 6:
                 raise InvalidHandError(f"a chow cannot start at {to_mpsz([self.tile])}")

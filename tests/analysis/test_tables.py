@@ -25,7 +25,7 @@ def test_threads_interning_at_once_keep_profiles_and_values_aligned(monkeypatch:
     fresh: list[T.Profile] = []
     seen: set[tuple[int, ...]] = set()
     while len(fresh) < 160:
-        prof = tuple(rng.randint(-1, 4) for _ in range(12))
+        prof = T.pack(tuple(rng.randint(-1, 4) for _ in range(12)))
         values = tuple(value(prof, n) for n in range(T.MAX_SETS + 1))
         if prof not in T._PROFILE_ID and prof not in fresh and values not in seen:
             fresh.append(prof)
@@ -47,3 +47,12 @@ def test_threads_interning_at_once_keep_profiles_and_values_aligned(monkeypatch:
         pid = T._PROFILE_ID[prof]
         assert T.PROFILES[pid] == prof
         assert T.VALUES[pid] == tuple(value(prof, n) for n in range(T.MAX_SETS + 1))
+
+
+def test_profiles_pack_and_unpack() -> None:
+    """A profile is its 12 entries packed 3 bits each (largest t plus one, 0 where unreachable)."""
+    entries = (0, 1, 2, 3, 4, 5, -1, -1, 0, 5, -1, 2)
+    assert T.unpack(T.pack(entries)) == entries
+    assert T.pack((0,) + (-1,) * 11) == T._EMPTY
+    # 123m: a chow (m = 1, t = 0) or a partial set and a single (m = 0, t = 1); no pair
+    assert T.unpack(T.PROFILES[T.suit_pid(0x111)]) == (1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)

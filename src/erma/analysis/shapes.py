@@ -44,6 +44,8 @@ _SEVEN: Final = 2
 _ORPHANS: Final = 4
 _KNITTED: Final = 8
 _HONORS_KNITTED: Final = 16
+_KNITS: Final = 24
+"""The two knitted shapes (组合龙, 全不靠)."""
 _SPECIAL: Final = 30
 """The shapes besides the regular one that :func:`overall` searches."""
 
@@ -410,8 +412,10 @@ def _special_floor(
     """A floor under every special shape's shanten (:func:`_special`) of ``n`` tiles made from these groups
     with ``added`` tiles more (a draw: 1) or a discard (0): each formula of :func:`_special` with ``added``
     more pairs, orphan kinds and knitted tiles, which is the most a tile can bring (a discard brings none)."""
-    k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
-    knit = (_KNIT_BEST.get(k) or _knit_best(k))[0] + added
+    knit = 0
+    if allowed & _KNITS:  # (only the knitted shapes read the knit counts)
+        k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
+        knit = (_KNIT_BEST.get(k) or _knit_best(k))[0] + added
     # the knitted straight: its missing tiles, less one for a complete rest
     low = 8 - knit - jokers if allowed & _KNITTED else 99
     if n >= 13:
@@ -534,8 +538,11 @@ def _special(
     """:func:`overall` past the regular shape: seven pairs, thirteen orphans and the knitted shapes (those
     in ``allowed``), for hands of 10, 11, 13 or 14 tiles whose regular shanten ``best`` is above the floor
     ``f``."""
-    k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
-    knit, perms = _KNIT_BEST.get(k) or _knit_best(k)
+    knit = 0
+    perms: tuple[tuple[int, tuple[int, int, int]], ...] = ()
+    if allowed & _KNITS:  # (only the knitted shapes read the knit counts)
+        k = m.knit_code | p.knit_code << 6 | s.knit_code << 12
+        knit, perms = _KNIT_BEST.get(k) or _knit_best(k)
     if n >= 13:
         spec = m.spec + p.spec + s.spec + h.spec
         pairs = spec & 63

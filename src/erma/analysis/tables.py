@@ -21,18 +21,18 @@ from typing import Final
 MAX_SETS: Final = 5
 """Sets needed by the longest hand (17 tiles = 5 sets + pair)."""
 _W: Final = MAX_SETS + 1
-NEG: Final = -1
-"""Marks an unreachable (p, m) in a profile."""
 
 SUIT_BITS: Final = 36
 SUIT_MASK: Final = (1 << SUIT_BITS) - 1
 INC: Final[tuple[int, ...]] = tuple(1 << (4 * t) for t in range(34))
 """The key increment of one tile of each kind."""
 
-Profile = tuple[int, ...]
-"""12 ints: index p*6+m → largest t, or −1."""
+Profile = int
+"""12 entries packed 3 bits each, entry p*6+m at bits 3*(p*6+m): the largest t plus one, or 0 where
+unreachable (native integer arithmetic when compiled, where a tuple's items are objects to unbox)."""
 
-_EMPTY: Final[Profile] = (0,) + (NEG,) * (2 * _W - 1)
+_EMPTY: Final[Profile] = 1
+"""The empty group's profile: t = 0 at p = 0, m = 0; nothing else reachable."""
 
 PROFILES: Final[list[Profile]] = []
 """Interned profiles, by id."""
@@ -52,12 +52,22 @@ _suit_memo: Final[dict[int, Profile]] = {0: _EMPTY}
 _honor_memo: Final[dict[int, Profile]] = {0: _EMPTY}
 
 
+def pack(entries: tuple[int, ...]) -> Profile:
+    """The profile of 12 entries (index p*6+m → largest t, or −1)."""
+    return sum((t + 1) << (3 * i) for i, t in enumerate(entries))
+
+
+def unpack(prof: Profile) -> tuple[int, ...]:
+    """A profile's 12 entries (index p*6+m → largest t, or −1): the inverse of :func:`pack`."""
+    return tuple(((prof >> (3 * i)) & 7) - 1 for i in range(2 * _W))
+
+
 def _value(prof: Profile, n: int) -> int:
     best = 2 * n
-    for p in (0, 1):
+    for p in range(2):
         base = p * _W
         for m in range(min(n, MAX_SETS) + 1):
-            t = prof[base + m]
+            t = ((prof >> (3 * (base + m))) & 7) - 1
             if t < 0:
                 continue
             v = 2 * n - 2 * m - min(t, n - m) - p
@@ -84,19 +94,24 @@ def intern(prof: Profile) -> int:
     return pid
 
 
-def _merge_into(acc: list[int], sub: Profile, dm: int, dt: int, dp: int) -> None:
-    """acc = max(acc, sub shifted by dm sets, dt partial sets and dp pairs), capped."""
+def _merge_into(acc: Profile, sub: Profile, dm: int, dt: int, dp: int) -> Profile:
+    """max(acc, sub shifted by dm sets, dt partial sets and dp pairs), capped."""
     for p in range(2 - dp):
-        sb = p * _W
-        ab = (p + dp) * _W
-        for m in range(_W - dm):
-            t = sub[sb + m]
-            if t < 0:
-                continue
-            m2 = m + dm
-            t2 = min(t + dt, MAX_SETS - m2)
-            if t2 > acc[ab + m2]:
-                acc[ab + m2] = t2
+        src = sub >> (3 * _W * p)  # sub's entries of pair flag p, from m = 0
+        at = 3 * _W * (p + dp) + 3 * dm  # where acc keeps (p + dp, m2)
+        for m2 in range(dm, _W):  # m2 = m + dm
+            t = src & 7  # t + 1; 0 where unreachable
+            if t:
+                t += dt
+                cap = MAX_SETS - m2 + 1  # (plus one)
+                if t > cap:
+                    t = cap
+                old = (acc >> at) & 7
+                if t > old:
+                    acc += (t - old) << at
+            src >>= 3
+            at += 3
+    return acc
 
 
 def _profile(key: int, honors: bool) -> Profile:
@@ -104,30 +119,32 @@ def _profile(key: int, honors: bool) -> Profile:
     prof = memo.get(key)
     if prof is not None:
         return prof
-    low = (key & -key).bit_length() - 1
-    i = low // 4
+    i = 0
+    while not (key >> (4 * i)) & 15:
+        i += 1  # the lowest kind held
     sh = 4 * i
     one = 1 << sh
     c = (key >> sh) & 15
-    acc = list(_profile(key - one, honors))  # leave one copy as a single tile
+    acc = _profile(key - one, honors)  # leave one copy as a single tile
     if c >= 3:
-        _merge_into(acc, _profile(key - 3 * one, honors), 1, 0, 0)  # 刻子 pung
+        acc = _merge_into(acc, _profile(key - 3 * one, honors), 1, 0, 0)  # 刻子 pung
     if c >= 2:
         sub = _profile(key - 2 * one, honors)
-        _merge_into(acc, sub, 0, 0, 1)  # 雀头 pair
-        _merge_into(acc, sub, 0, 1, 0)  # 对子搭子 pair as a partial set
+        acc = _merge_into(acc, sub, 0, 0, 1)  # 雀头 pair
+        acc = _merge_into(acc, sub, 0, 1, 0)  # 对子搭子 pair as a partial set
     if not honors:
         c1 = (key >> (sh + 4)) & 15 if i <= 7 else 0
         c2 = (key >> (sh + 8)) & 15 if i <= 6 else 0
         if c1 and c2:
-            _merge_into(acc, _profile(key - one - (one << 4) - (one << 8), honors), 1, 0, 0)  # 顺子 chow
+            acc = _merge_into(
+                acc, _profile(key - one - (one << 4) - (one << 8), honors), 1, 0, 0
+            )  # 顺子 chow
         if c1:
-            _merge_into(acc, _profile(key - one - (one << 4), honors), 0, 1, 0)  # 两面/边张
+            acc = _merge_into(acc, _profile(key - one - (one << 4), honors), 0, 1, 0)  # 两面/边张
         if c2:
-            _merge_into(acc, _profile(key - one - (one << 8), honors), 0, 1, 0)  # 嵌张
-    prof = tuple(acc)
-    memo[key] = prof
-    return prof
+            acc = _merge_into(acc, _profile(key - one - (one << 8), honors), 0, 1, 0)  # 嵌张
+    memo[key] = acc
+    return acc
 
 
 def suit_pid(key: int) -> int:
@@ -152,13 +169,13 @@ def combine(a: int, b: int) -> int:
     pid = COMBO.get(ck)
     if pid is None:
         pa, pb = PROFILES[a], PROFILES[b]
-        acc = [NEG] * (2 * _W)
-        for p in (0, 1):
+        acc = 0  # nothing reachable
+        for p in range(2):
             for m in range(_W):
-                t = pa[p * _W + m]
-                if t >= 0:
-                    _merge_into(acc, pb, m, t, p)
-        pid = COMBO[ck] = intern(tuple(acc))
+                t = (pa >> (3 * (p * _W + m))) & 7
+                if t:
+                    acc = _merge_into(acc, pb, m, t - 1, p)
+        pid = COMBO[ck] = intern(acc)
     return pid
 
 
@@ -200,6 +217,6 @@ def table_sizes() -> dict[str, int]:
     }
 
 
-PROFILES.append(())  # id 0 is never used, so that a found id is always truthy
+PROFILES.append(-1)  # id 0 is never used, so that a found id is always truthy
 VALUES.append(())
 intern(_EMPTY)

@@ -15,7 +15,7 @@ import enum
 
 from erma.game import settle
 from erma.game.flowers import replace_flower, show_flower
-from erma.game.legal import cuo_kinds, find_win, pool, waits_of
+from erma.game.legal import cuo_kinds, find_win, pool, pool_reaches, waits_of
 from erma.game.result import DrawSource
 from erma.game.state import GameState, Phase
 from erma.tiles import Tile, tile_to_mpsz, to_mpsz
@@ -78,10 +78,10 @@ def offer_triplet(state: GameState, seat: int) -> bool:
     me = state.seats[seat]
     if rules.triplet_offer_prob <= 0 or me.riichi or me.triplet_offers >= rules.triplet_offer_max_per_hand:
         return False
+    if not pool_reaches(state, 3) or state.rng.random() >= rules.triplet_offer_prob:
+        return False
     counts = pool(state)
     eligible = [t for t in rules.kinds if counts[t] >= 3]
-    if not eligible or state.rng.random() >= rules.triplet_offer_prob:
-        return False
     me.triplet_offers += 1
     if rules.triplet_offer_bias == "helpful":
         kind = state.rng.choices(eligible, weights=[1 + me.counts[t] for t in eligible])[0]
@@ -148,8 +148,7 @@ def offer_cuo(state: GameState, seat: int) -> bool:
         or all(state.wall_public[state.head : state.tail])
     ):
         return False
-    counts = pool(state)
-    if not any(counts[t] for t in rules.kinds) or state.rng.random() >= rules.cuo_prob:
+    if not pool_reaches(state, 1) or state.rng.random() >= rules.cuo_prob:
         return False
     me.cuo_offers += 1
     state.phase = Phase.CUO

@@ -257,7 +257,7 @@ def _claim(state: GameState, seat: int, a: Action) -> None:
         state.family.on_kong(state, seat, concealed=False)
     me.melds.append(meld)
     _opened(state)
-    state.emit(a.kind.value, seat, {"meld": state.family.meld_text(state, meld), "tile": tile_to_mpsz(t)})
+    state.emit(a.kind._value_, seat, {"meld": state.family.meld_text(state, meld), "tile": tile_to_mpsz(t)})
     state.phase = Phase.TURN
     state.actor = seat
     if a.kind is Kind.KONG:

@@ -40,11 +40,11 @@ def waits_of(state: GameState, seat: int, key: int | None = None, n: int | None 
 
 def _not_all_held(kinds: tuple[Tile, ...], key: int, melds: list[Meld], copies: int) -> list[Tile]:
     """``kinds`` less those whose copies the hand (``key``) and its declared sets hold all of."""
-    in_sets = _in_sets(melds)
+    in_sets = copies_in_sets(melds)
     return [t for t in kinds if ((key >> (4 * t)) & 15) + in_sets[t] < copies]
 
 
-def _in_sets(melds: list[Meld]) -> list[int]:
+def copies_in_sets(melds: list[Meld]) -> list[int]:
     """Copies of each kind in declared sets."""
     out = [0] * 34
     for m in melds:
@@ -109,6 +109,27 @@ def pool(state: GameState) -> list[int]:
             if not state.wall_public[i]:
                 c[state.wall[i]] += 1
     return c
+
+
+def pool_reaches(state: GameState, copies: int) -> bool:
+    """Whether some kind in play has at least ``copies`` copies in the assist pool (:func:`pool`), counted
+    only until one has (搓牌 asks for one copy, 游戏中换牌 for three)."""
+    kinds = state.rules.kinds
+    c = [0] * 42
+    for t in state.reserve:
+        c[t] += 1
+        if c[t] == copies and t in kinds:
+            return True
+    if state.rules.assist_pool == "reserve+wall":
+        wall = state.wall
+        public = state.wall_public
+        for i in range(state.head, state.tail):
+            if not public[i]:
+                t = wall[i]
+                c[t] += 1
+                if c[t] == copies and t in kinds:
+                    return True
+    return False
 
 
 def self_win_tile(state: GameState) -> Tile | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from erma.errors import InvalidRecordError
 from erma.frozen import reduce_frozen
@@ -40,6 +40,15 @@ class WinHow(enum.Enum):
     """抢杠: the tile the opponent added to a pung."""
     HAIDI = "haidi"
     """海底捞月: picked from the reserve after the wall ran out."""
+
+
+WIN_HOWS: Final[dict[str, WinHow]] = {
+    "self": WinHow.SELF,
+    "discard": WinHow.DISCARD,
+    "rob": WinHow.ROB,
+    "haidi": WinHow.HAIDI,
+}
+"""Each :class:`WinHow` by its text (``WinHow(text)`` runs as interpreted Python, even in compiled code)."""
 
 
 class DrawSource(enum.Enum):
@@ -75,9 +84,13 @@ FanEntry = ScoredFan
 """One fan of a win (温州: one reason for the multiplier): scoring's own value; ``to_dict()`` is its form."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class HandResult:
-    """How a hand ended and what it moved (points; beans are points × the room's rate, capped by balance)."""
+    """How a hand ended and what it moved (points; beans are points × the room's rate, capped by balance).
+
+    A value: nothing changes it once built. Not a frozen dataclass only for speed, as
+    :class:`~erma.scoring.WinContext`: a frozen dataclass's generated constructor runs as interpreted Python
+    even when compiled (one a hand); equality, hashing and pickling are a frozen one's."""
 
     reason: EndReason
     deltas: tuple[int, int]
@@ -104,6 +117,42 @@ class HandResult:
     facts: Mapping[str, Any] = field(default_factory=dict)
     """Family facts of the hand, listed after ``points`` (温州: streak, 买底 / 顶底, kong money; at a 流局,
     财神钱), in their wire form."""
+
+    def __init__(
+        self,
+        reason: EndReason,
+        deltas: tuple[int, int],
+        hands: tuple[str, str] | None = None,
+        winner: int | None = None,
+        loser: int | None = None,
+        how: WinHow | None = None,
+        tile: Tile | None = None,
+        hand: str = "",
+        fans: tuple[FanEntry, ...] = (),
+        fan_total: int = 0,
+        points: int = 0,
+        escaper: int | None = None,
+        grade: Grade | None = None,
+        extra: Mapping[str, Any] | None = None,
+        facts: Mapping[str, Any] | None = None,
+    ) -> None:
+        """The dataclass's constructor written out (compiled, it is native code); ``extra`` and ``facts``
+        default to new empty dicts."""
+        self.reason = reason
+        self.deltas = deltas
+        self.hands = hands
+        self.winner = winner
+        self.loser = loser
+        self.how = how
+        self.tile = tile
+        self.hand = hand
+        self.fans = fans
+        self.fan_total = fan_total
+        self.points = points
+        self.escaper = escaper
+        self.grade = grade
+        self.extra = {} if extra is None else extra
+        self.facts = {} if facts is None else facts
 
     @property
     def is_win(self) -> bool:

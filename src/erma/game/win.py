@@ -22,9 +22,13 @@ from erma.scoring.pipeline import ScoreResult
 from erma.tiles import Tile
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class WinCheck:
-    """A scored win: the fans, the totals that matter for the rules, and the points it is worth."""
+    """A scored win: the fans, the totals that matter for the rules, and the points it is worth.
+
+    A value: nothing changes it once built. Not a frozen dataclass only for speed, as
+    :class:`~erma.scoring.WinContext`: a frozen dataclass's generated constructor runs as interpreted Python
+    even when compiled (one a win found); equality, hashing and pickling are a frozen one's."""
 
     result: ScoreResult
     fan_total: int
@@ -34,6 +38,16 @@ class WinCheck:
     points: int
     """What the loser pays (cap and base points applied)."""
     context: WinContext
+
+    def __init__(
+        self, result: ScoreResult, fan_total: int, min_total: int, points: int, context: WinContext
+    ) -> None:
+        """The dataclass's constructor written out (compiled, it is native code)."""
+        self.result = result
+        self.fan_total = fan_total
+        self.min_total = min_total
+        self.points = points
+        self.context = context
 
     @property
     def multiplier(self) -> int:

@@ -16,8 +16,8 @@ from erma.errors import IllegalActionError
 from erma.game import deal
 from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, RIICHI, WIN, XKONG, Action, Kind
 from erma.game.family import Win
-from erma.game.legal import KONG, PUNG, find_win, waits_of
-from erma.game.result import EndReason, HandResult, WinHow
+from erma.game.legal import KONG, PUNG, copies_in_sets, find_win, waits_of
+from erma.game.result import WIN_HOWS, EndReason, HandResult
 from erma.game.settle import hands_shown, win_deltas
 from erma.game.state import GameState
 from erma.game.win import WinCheck, check_win, wins
@@ -184,7 +184,7 @@ class Standard:
             hands=hands_shown(state),
             winner=seat,
             loser=1 - seat,
-            how=WinHow(how),
+            how=WIN_HOWS[how],
             tile=tile,
             hand=found.context.to_notation(),
             fans=tuple(found.result.fans),
@@ -256,13 +256,27 @@ def _notation(meld: Meld) -> str:
 def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:
     """Whether, after discarding ``discard`` and declaring ready, some wait wins by the room's fan table
     (a shape the table cannot score, such as 组合龙 in ``cuopai13``, or fans below the minimum, would lock
-    a hand that throws its own winning tile away). The state is put back as it was."""
+    a hand that throws its own winning tile away). The state is put back as it was.
+
+    The waits are :func:`~erma.game.legal.waits_of`'s, in the same kind order, each found as it is tried:
+    the first that scores ends the search (nearly always the first wait), so the kinds after it are not
+    looked at."""
     me = state.seats[seat]
+    rules = state.rules
     declared = me.riichi
     me.remove(discard)
     me.riichi = True
     try:
-        for w in waits_of(state, seat):
+        key = me.key
+        n = me.size + 1
+        allowed = shape_mask(rules)
+        copies = rules.copies
+        in_sets = copies_in_sets(me.melds)
+        for w in rules.kinds:
+            if ((key >> (4 * w)) & 15) + in_sets[w] >= copies or shapes.overall(
+                key + INC[w], n, 0, allowed
+            ) != -1:
+                continue  # every copy held, or not a wait
             me.add(w)
             try:
                 if wins(state, seat, w, "self"):

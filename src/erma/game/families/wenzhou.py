@@ -15,7 +15,7 @@ from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
 from erma.game.family import Win
 from erma.game.legal import KONG, PUNG, find_win
-from erma.game.result import DrawSource, EndReason, FanEntry, Grade, HandResult, WinHow
+from erma.game.result import WIN_HOWS, DrawSource, EndReason, FanEntry, Grade, HandResult
 from erma.game.settle import hands_shown, win_deltas
 from erma.game.state import GameState, Phase
 from erma.hand import Meld, MeldKind
@@ -299,7 +299,7 @@ class Wenzhou:
             hands=hands_shown(state),
             winner=seat,
             loser=loser,
-            how=WinHow(how),
+            how=WIN_HOWS[how],
             tile=tile,
             hand=found.hand,
             fans=tuple(FanEntry(r.id, r.name_zh, r.name_en, r.multiplier, 1, r.tiles) for r in v.reasons),
