@@ -7,8 +7,10 @@ observation (benchmarks/env.py compares the environments, observations included)
 two-player presets with full rules and scoring (every possible win is scored with the preset's fan table).
 Both are timed in the same run, on one core, in process CPU time (robust to other load on a shared
 machine); the script prints actions/s, games/s and the ratio of actions/s (erma random bots / RLCard
-engine). Medians of several repeats. erma runs as this process runs it (compiled after ``make install``)
-and again in pure Python (``ERMA_PURE=1``, a child process, same seeds: benchmarks/builds.py).
+engine): each timed pass of a preset follows a timed pass of RLCard's engine, and the ratio is the median of
+the passes' ratios (the machine's speed drifts within a run). Medians of several repeats. erma runs as this
+process runs it (compiled after ``make install``) and again in pure Python (``ERMA_PURE=1``, a child process,
+same seeds: benchmarks/builds.py).
 
 Usage: .venv/bin/python benchmarks/sim.py [--games 300] [--rlcard-games 100] [--repeats 3] [--warm 20]
 """
@@ -20,7 +22,9 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from erma.lab.selfplay import run
 from erma.rules import find_ruleset
@@ -32,21 +36,44 @@ PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
 
 
 def erma_speed(
-    preset: str, bots: list[str], games: int, repeats: int, seed: int, warm: int = 20
-) -> dict[str, float]:
+    preset: str,
+    bots: list[str],
+    games: int,
+    repeats: int,
+    seed: int,
+    warm: int = 20,
+    anchor: Callable[[], float] | None = None,
+) -> dict[str, Any]:
+    """Actions and games a CPU second, medians of ``repeats`` passes. With ``anchor`` (one timed RLCard pass,
+    its actions a CPU second), each pass of ours follows one of the anchor's, and ``ratios`` pairs them: the
+    machine's speed drifts over a run, so a ratio of passes run side by side is steadier than a ratio of
+    medians taken minutes apart."""
     rules = find_ruleset(preset)
     run(rules, bots, warm, seed=f"warm:{seed}")  # build the lazy analysis and scoring tables first
-    aps, gps = [], []
+    aps, gps, anchors, ratios = [], [], [], []
     for r in range(repeats):
+        if anchor is not None:
+            anchors.append(anchor())
         t0 = time.process_time()
         stats = run(rules, bots, games, seed=f"{seed}:{r}")
         cpu = time.process_time() - t0
         aps.append(stats.actions / cpu)
         gps.append(stats.games / cpu)
-    return {"actions_per_second": statistics.median(aps), "games_per_second": statistics.median(gps)}
+        if anchor is not None:
+            ratios.append(aps[-1] / anchors[-1])
+    out: dict[str, Any] = {
+        "actions_per_second": statistics.median(aps),
+        "games_per_second": statistics.median(gps),
+    }
+    if anchor is not None:
+        out["anchor_actions_per_second"] = statistics.median(anchors)
+        out["ratio"] = statistics.median(ratios)
+    return out
 
 
-def rlcard_speed(games: int, repeats: int, seed: int) -> dict[str, float]:
+def rlcard_pass(games: int, seed: int) -> Callable[[], float]:
+    """One timed pass of RLCard's engine (``games`` games of random legal choices): its actions a CPU second.
+    The game and the generator go on from pass to pass (one warm-up game first)."""
     import random
 
     import numpy as np
@@ -64,17 +91,15 @@ def rlcard_speed(games: int, repeats: int, seed: int) -> dict[str, float]:
             n += 1  # one decision submitted, as erma counts an action applied
         return n
 
-    play()
-    aps, gps = [], []
-    for _ in range(repeats):
+    def timed() -> float:
         actions = 0
         t0 = time.process_time()
         for _ in range(games):
             actions += play()
-        dt = time.process_time() - t0
-        aps.append(actions / dt)
-        gps.append(games / dt)
-    return {"actions_per_second": statistics.median(aps), "games_per_second": statistics.median(gps)}
+        return actions / (time.process_time() - t0)
+
+    play()
+    return timed
 
 
 def main() -> None:
@@ -108,18 +133,18 @@ def main() -> None:
     pure = pure_side(__file__, [*counts, *more])
     assert pure["build"] == "pure", pure
     build = this_build()
-    rl = rlcard_speed(args.rlcard_games, args.repeats, args.seed)
+    anchor = rlcard_pass(args.rlcard_games, args.seed)
+    rl = {"actions_per_second": statistics.median(anchor() for _ in range(args.repeats))}
     out: dict[str, object] = {"rlcard_mahjong_game_random": rl}
     print(
-        f"RLCard MahjongGame, random choices: {rl['actions_per_second']:.0f} actions/s, "
-        f"{rl['games_per_second']:.1f} games/s"
+        f"RLCard MahjongGame, random choices: {rl['actions_per_second']:.0f} actions/s (before the presets)"
     )
     for preset in PRESETS:
-        rnd = erma_speed(preset, ["random", "random"], args.games, args.repeats, args.seed, args.warm)
+        rnd = erma_speed(preset, ["random", "random"], args.games, args.repeats, args.seed, args.warm, anchor)
         greedy = erma_speed(
             preset, ["greedy", "greedy"], args.greedy_games, args.repeats, args.seed, args.warm
         )
-        ratio = rnd["actions_per_second"] / rl["actions_per_second"]
+        ratio, beside = rnd["ratio"], rnd["anchor_actions_per_second"]
         p_rnd, p_greedy = pure[preset]["random"], pure[preset]["greedy"]
         out[preset] = {
             "build": build,
@@ -132,8 +157,8 @@ def main() -> None:
         }
         print(
             f"{preset:<12} {build} random: {rnd['actions_per_second']:>7.0f} actions/s "
-            f"{rnd['games_per_second']:>6.1f} games/s"
-            f"  (×{ratio:.2f} RLCard MahjongGame)   greedy: {greedy['actions_per_second']:>6.0f} actions/s"
+            f"{rnd['games_per_second']:>6.1f} games/s  (×{ratio:.2f} RLCard MahjongGame: passes side by"
+            f" side, RLCard {beside:.0f} actions/s)   greedy: {greedy['actions_per_second']:>6.0f} actions/s"
             f" {greedy['games_per_second']:>5.1f} games/s"
         )
         print(
