@@ -51,16 +51,18 @@ def test_tables_ask_for_the_bot_level(tmp_path: Path) -> None:
 
 
 def test_clients_escape_a_hand_still_running_when_the_time_is_up(tmp_path: Path) -> None:
-    """With human think times a hand outlasts the run: at the first turn after ``seconds`` each client leaves
-    (an escape), so the run ends at once, nothing is counted stuck or failed, and every match ends."""
+    """With human think times a hand outlasts the run: a client still in it half the give-up bound after the
+    time is up leaves at its next turn (an escape), so nothing is counted stuck or failed and every match ends
+    before the bound."""
     srv, thread, running = start_server(tmp_path, db_url=str(tmp_path / "erma.db"))
     try:
         t0 = time.monotonic()
-        summary = run_async(run_load([running.ws_url], tables=3, seconds=1.5, think=0.4, give_up_s=20))
+        summary = run_async(run_load([running.ws_url], tables=4, seconds=1, think=1.0, give_up_s=16))
         took = time.monotonic() - t0
     finally:
         srv.should_exit = True
         thread.join(10)
-    assert summary["tables_started"] == 3 and summary["escaped"] == 3, summary
+    # a hand that ends early (a quick win) is left at its end; the others are escaped
+    assert summary["tables_started"] == 4 and summary["escaped"] >= 1, summary
     assert summary["stuck"] == 0 and summary["failures"] == 0, summary
-    assert took < 10, f"the clients escaped at their next turn, not after the hand: {took:.1f} s"
+    assert took < 1 + 16, f"the clients escaped, not given up at the bound: {took:.1f} s"

@@ -5,9 +5,10 @@ several URLs the tables are spread over them (table i on URL i mod n); a table w
 reconnects to the next URL with the versions it saw and carries on (retrying an unacknowledged action with the
 same seq); a socket closed with code 4409 (``moved``: its match went to another process) reconnects at once.
 Latency is measured from sending an action to receiving the first event that follows it. Bounded in time: it
-stops by itself after ``seconds``: a client then leaves its match at the next hand's end or, if its turn
-comes first, escapes (逃跑, ``escaped``: the protocol's ``leave`` during a hand); it gives up on a client
-still running ``give_up_s`` after that (``stuck``: a table that stalled).
+stops by itself after ``seconds``: a client then leaves its match at the next hand's end or, still in the hand
+``give_up_s / 2`` later (human think times), escapes at its next turn (逃跑, ``escaped``: the protocol's
+``leave`` during a hand); it gives up on a client still running ``give_up_s`` after the end (``stuck``: a
+table that stalled).
 
 What went wrong is counted in the JSON, and their sum is ``failures`` (``erma loadtest`` exits 1 if it is not
 0): ``matches_lost`` (a match that could not be finished), ``ended_early`` (a ``match_end`` the client did not
@@ -68,8 +69,8 @@ class LoadStats:
     stuck: int = 0
     """Clients still running ``give_up_s`` after the run's time was up: given up."""
     escaped: int = 0
-    """Clients that left during a hand once the run's time was up (an escape, 逃跑, at their next turn rather
-    than playing the hand out: a hand with human think times outlasts ``give_up_s``): not failures."""
+    """Clients still in a hand ``give_up_s / 2`` after the run's time was up that left at their next turn (an
+    escape, 逃跑: a hand with human think times can outlast ``give_up_s``): not failures."""
     error_codes: dict[str, int] = field(default_factory=dict)
     """The error messages received, by code."""
     error_samples: list[dict[str, Any]] = field(default_factory=list)
@@ -175,8 +176,11 @@ async def _table(
     delay: float = 0.0,
     client: httpx.AsyncClient | None = None,
     level: int | None = None,
+    escape_at: float | None = None,
 ) -> None:
     await asyncio.sleep(delay)
+    if escape_at is None:
+        escape_at = until + 15
     base = urls[index % len(urls)]
     http = base.replace("ws://", "http://").replace("wss://", "https://").rsplit("/ws", 1)[0]
     if client is None:
@@ -291,8 +295,8 @@ async def _table(
                             and not leaving
                             and decision != last
                         ):
-                            if time.monotonic() >= until and not catching_up:
-                                # the time is up: escape at this turn rather than play the hand out
+                            if time.monotonic() >= escape_at and not catching_up:
+                                # long past the time: escape at this turn rather than play the hand out
                                 leaving = True
                                 stats.escaped += 1
                                 await ws.send(json.dumps({"type": "leave", "match": match}))
@@ -387,6 +391,7 @@ async def run_load(
                     ramp * i / tables,
                     client,
                     level,
+                    until + give_up_s / 2,
                 )
             )
             for i in range(tables)
