@@ -14,7 +14,8 @@ comes a third of the way through, and each row says:
 
 - ``lost``: matches ``erma loadtest`` could not finish; ``early``: matches that ended without the client
   leaving (a forfeit, a failed table); ``stuck``: clients given up past the end;
-- ``forfeits``: forfeit transactions in the ledger (the load test's clients never escape: each is wrong);
+- ``forfeits``: forfeit transactions in the ledger less the load test's own escapes (``escaped``: a client
+  still in a hand long after the run's time leaves it): each one left is wrong;
 - ``open holds``: escrow accounts still holding beans once the load test is over (stakes stranded);
 - ``tracebacks``: in the servers' logs; ``check``: the problems ``Store.check`` (``erma ledger check``) finds;
 - ``errors``: error messages the clients received, by code; ``stale``: actions refused as ``stale`` (chosen on
@@ -306,7 +307,8 @@ def run_case(fault: str, size: Size, folder: Path, pg: Postgres | None) -> dict[
                 "hands": summary["hands_completed"],
                 "lost": summary["matches_lost"],
                 "early": summary.get("ended_early", 0),
-                "forfeits": forfeits,
+                "forfeits": forfeits - summary.get("escaped", 0),
+                "escaped": summary.get("escaped", 0),
                 "stuck": summary.get("stuck", 0),
                 "open_holds": holds,
                 "tracebacks": tracebacks,
