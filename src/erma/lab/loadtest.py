@@ -170,17 +170,17 @@ async def _table(
     index: int,
     room: str,
     until: float,
+    escape_at: float,
     think: float,
     stats: LoadStats,
     rng: random.Random,
     delay: float = 0.0,
     client: httpx.AsyncClient | None = None,
     level: int | None = None,
-    escape_at: float | None = None,
 ) -> None:
+    """One table's client: plays until ``until``, leaves at a hand's end, escapes a hand still running at
+    ``escape_at``."""
     await asyncio.sleep(delay)
-    if escape_at is None:
-        escape_at = until + 15
     base = urls[index % len(urls)]
     http = base.replace("ws://", "http://").replace("wss://", "https://").rsplit("/ws", 1)[0]
     if client is None:
@@ -385,13 +385,13 @@ async def run_load(
                     i,
                     room,
                     until,
+                    until + give_up_s / 2,
                     think,
                     stats,
                     random.Random(rng.random()),
                     ramp * i / tables,
                     client,
                     level,
-                    until + give_up_s / 2,
                 )
             )
             for i in range(tables)
