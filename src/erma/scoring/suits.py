@@ -273,18 +273,20 @@ def standing_infos(k0: int, k1: int, k2: int, k3: int, whole: SuitInfos) -> Suit
     without declared tiles has the same counts, so only the groups of the declared sets are looked up."""
     m0, m1, m2, m3 = whole
     if m0.key != k0:
-        got = _SUIT_INFO[0].get(k0)
-        m0 = _suit_info(k0, 0) if got is None else got
+        m0 = _memo_info(k0, 0)
     if m1.key != k1:
-        got = _SUIT_INFO[1].get(k1)
-        m1 = _suit_info(k1, 1) if got is None else got
+        m1 = _memo_info(k1, 1)
     if m2.key != k2:
-        got = _SUIT_INFO[2].get(k2)
-        m2 = _suit_info(k2, 2) if got is None else got
+        m2 = _memo_info(k2, 2)
     if m3.key != k3:
-        got = _SUIT_INFO[3].get(k3)
-        m3 = _suit_info(k3, 3) if got is None else got
+        m3 = _memo_info(k3, 3)
     return m0, m1, m2, m3
+
+
+def _memo_info(k: int, gi: int) -> SuitInfo:
+    """The :data:`SuitInfo` of slice ``k`` of group ``gi``, from the memo or computed."""
+    got = _SUIT_INFO[gi].get(k)
+    return _suit_info(k, gi) if got is None else got
 
 
 def wait_info(m: SuitInfo, k: int, gi: int) -> GroupInfo:
