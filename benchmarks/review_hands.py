@@ -11,9 +11,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from erma.bots import make_bot
-from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.game.record import to_record
-from erma.lab.selfplay import hand_seed
+from erma.lab.selfplay import hand_seed, play_hand
 from erma.rules import find_ruleset
 
 PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
@@ -24,14 +23,7 @@ def play(rules_name: str, seed: str, index: int, bots: Sequence[str]) -> dict[st
     rules = find_ruleset(rules_name, {})
     names = [bots[(s + index) % 2] for s in (0, 1)]
     players = [make_bot(names[s], f"{seed}:{index}:{s}") for s in (0, 1)]
-    state = new_hand(rules, hand_seed(seed, index), index % 2)
-    while state.phase is not Phase.END:
-        seat = state.actor
-        legal = legal_actions(state, seat)
-        bot = players[seat]
-        view = seat_view(state, seat) if bot.uses_view else None
-        apply_unchecked(state, seat, bot.choose(view, legal))  # type: ignore[arg-type]
-    record = to_record(state)
+    record = to_record(play_hand(rules, hand_seed(seed, index), players, index % 2))
     record["bots"] = names
     return record
 

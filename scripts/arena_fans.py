@@ -35,16 +35,16 @@ def bucket(fans: int) -> str:
 
 
 def play(args: argparse.Namespace) -> None:
-    from erma.bots import make_bot
-    from erma.game import EndReason, Phase, WinHow, apply_unchecked, legal_actions, new_hand, seat_view
+    from erma.bots import Bot, make_bot
+    from erma.game import EndReason, WinHow
     from erma.lab.arena import arena_bot_seed
-    from erma.lab.selfplay import hand_seed
+    from erma.lab.selfplay import hand_seed, play_hand
     from erma.rules import find_ruleset
 
     rules = find_ruleset(args.rules)
     names = tuple(args.bots.split(","))
 
-    def make(name: str, seed: str) -> object:
+    def make(name: str, seed: str) -> Bot:
         if name != names[0] or not args.a_settings:
             return make_bot(name, seed)
         from dataclasses import replace
@@ -63,14 +63,7 @@ def play(args: argparse.Namespace) -> None:
             for g in (0, 1):
                 bot_in_seat = (0, 1) if g == 0 else (1, 0)
                 bots = [make(names[bot_in_seat[s]], arena_bot_seed(args.seed, wall, g, s)) for s in (0, 1)]
-                state = new_hand(rules, seed, wall % 2)
-                while state.phase is not Phase.END:
-                    seat = state.actor
-                    legal = legal_actions(state, seat)
-                    bot = bots[seat]
-                    view = seat_view(state, seat) if bot.uses_view else None
-                    apply_unchecked(state, seat, bot.choose(view, legal))  # type: ignore[arg-type]
-                res = state.result
+                res = play_hand(rules, seed, bots, wall % 2).result
                 assert res is not None
                 a_seat = g  # bot A sits in seat g
                 row = {"wall": wall, "g": g, "a": res.deltas[a_seat], "winner": None, "how": None, "fans": 0}
