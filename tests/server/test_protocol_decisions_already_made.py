@@ -33,21 +33,34 @@ async def my_turn(c: Client, match: str, seat: int) -> dict[str, Any]:
             await c.act(match, "pass" if "pass" in view["legal"] else choose(view))
 
 
+async def away_inside_a_pause(c: Client) -> tuple[str, int, dict[str, Any], dict[str, Any]] | None:
+    """Queue against a bot, leave at this seat's first discard, come back inside the pause that follows the
+    discard auto-play (托管) takes: (match, seat, the view left, the snapshot). None when the hand ended while
+    the seat was away (auto-play's hand won or lost within the second, a forfeit: the match is over)."""
+    await c.send({"type": "queue", "room": "classic-novice", "opponent": "bot"})
+    m = await c.expect("match")
+    match, seat = m["match"], m["seat"]
+    view = await my_turn(c, match, seat)
+    await c.close()  # away: auto-play discards for this seat after the grace (0.3 s)
+    await asyncio.sleep(1.0)  # ... and its stream pauses 3 s after that discard: back inside the pause
+    c.seen.clear()
+    await c.connect(resume={match: c.versions[match]})
+    back = await c.expect("snapshot", "match_end")
+    return None if back["type"] == "match_end" else (match, seat, view, back["view"])
+
+
 def test_a_snapshot_does_not_offer_a_decision_autoplay_took(slow_pause: Running) -> None:
     async def go() -> None:
         c = Client(slow_pause)
         await c.connect()
-        await c.send({"type": "queue", "room": "classic-novice", "opponent": "bot"})
-        m = await c.expect("match")
-        match, seat = m["match"], m["seat"]
-        view = await my_turn(c, match, seat)
+        for _ in range(5):  # a deal is random: now and then auto-play's hand ends before the seat is back
+            if (found := await away_inside_a_pause(c)) is not None:
+                break
+        else:
+            raise AssertionError("five hands in a row ended within a second of auto-play")
+        match, seat, view, snap = found
         offered = view["decision"]
         discard = next(a for a in view["legal"] if a.startswith("discard "))
-        await c.close()  # away: auto-play discards for this seat after the grace (0.3 s)
-        await asyncio.sleep(1.0)  # ... and its stream pauses 3 s after that discard: back inside the pause
-        c.seen.clear()
-        await c.connect(resume={match: c.versions[match]})
-        snap = (await c.expect("snapshot"))["view"]
         mine = [
             msg["event"]
             for msg in c.seen
