@@ -51,7 +51,8 @@ typecheck: $(STAMP)
 ## (tests/web) on both cores too, in a run of their own, a test to whichever worker is free: each worker has
 ## its own Chromium and its own servers (ports, data folders); sync Playwright keeps an event loop running in
 ## a worker's thread, which would stop asyncio.run in a non-browser test after it in the same worker. The
-## tests that time the server's pauses, alone (a busy second core would make them flaky). A fourth run: the
+## tests that time the server's pauses, alone (a busy second core would make them flaky), beside the fault
+## suite (its own run at the same time: it mostly waits, about half a core, and takes as long). A fourth run: the
 ## core suites again on the pure-Python build (ERMA_PURE=1 imports the sources; docs/performance.md), with the
 ## doctests of the compiled modules (conftest.py: a compiled run cannot collect them). All runs always run;
 ## make fails if any did.
@@ -60,8 +61,8 @@ SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fair
           tests/server/test_timing_side_channel.py tests/server/test_timers_from_delivery.py \
           tests/server/test_review_pause.py tests/server/test_protocol_decisions_already_made.py \
           tests/server/test_not_reading.py tests/server/test_clock_after_a_held_delivery.py \
-          tests/server/test_next_clock_after_a_held_delivery.py tests/server/test_opponent_away.py \
-          tests/scale/test_faults.py
+          tests/server/test_next_clock_after_a_held_delivery.py tests/server/test_opponent_away.py
+FAULTS := tests/scale/test_faults.py
 PURE_SUITES := tests/analysis tests/scoring tests/game/test_golden_records.py tests/bots/test_bots.py \
                tests/bots/test_expert_golden.py tests/test_tiles.py tests/test_hand.py tests/test_build.py \
                src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring src/erma/rules src/erma/game \
@@ -70,9 +71,12 @@ PURE_SUITES := tests/analysis tests/scoring tests/game/test_golden_records.py te
 pytest: $(BUILT)
 	@st=0; \
 	$(BIN)/erma --version; \
-	$(BIN)/pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(SERIAL) $(WEB)) || st=$$?; \
+	$(BIN)/pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(SERIAL) $(FAULTS) $(WEB)) || st=$$?; \
 	$(BIN)/pytest -q -n 2 --dist worksteal $(WEB) || st=$$?; \
+	faults_log=$$(mktemp); \
+	$(BIN)/pytest -q -p no:xdist $(FAULTS) > $$faults_log 2>&1 & faults=$$!; \
 	$(BIN)/pytest -q -p no:xdist $(SERIAL) || st=$$?; \
+	wait $$faults || st=$$?; cat $$faults_log; rm -f $$faults_log; \
 	ERMA_PURE=1 $(BIN)/erma --version; \
 	ERMA_PURE=1 $(BIN)/pytest -q -n 2 --dist loadfile $(PURE_SUITES) || st=$$?; \
 	exit $$st
