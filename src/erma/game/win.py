@@ -7,47 +7,58 @@ A win is legal only if the hand is complete and its fans, without bonus and flow
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from erma.analysis import shapes
-from erma.frozen import reduce_frozen
 from erma.game.result import DrawSource
 from erma.game.seen import table_copies
 from erma.game.state import GameState
 from erma.rules import RuleSet
 from erma.rules.shapes import shape_mask
 from erma.scoring import WinContext, plan_for, score, score_counts
-from erma.scoring.pipeline import ScoreResult
+from erma.scoring.pipeline import ScoreResult, score_totals
 from erma.tiles import Tile
 
 
 @dataclass(slots=True, unsafe_hash=True)
 class WinCheck:
-    """A scored win: the fans, the totals that matter for the rules, and the points it is worth.
+    """A scored win: the totals that matter for the rules, the points it is worth and (made when first
+    read: most wins found are declined) the full scoring result.
 
     A value: nothing changes it once built. Not a frozen dataclass only for speed, as
     :class:`~erma.scoring.WinContext`: a frozen dataclass's generated constructor runs as interpreted Python
-    even when compiled (one a win found); equality, hashing and pickling are a frozen one's."""
+    even when compiled (one a win found); equality and hashing are a frozen one's (the result follows from
+    the context and the table)."""
 
-    result: ScoreResult
+    context: WinContext
+    table: str
+    """The fan table the win is scored with."""
     fan_total: int
     """F: every fan, bonus and flowers included."""
     min_total: int
     """The fans that count toward the minimum."""
     points: int
     """What the loser pays (cap and base points applied)."""
-    context: WinContext
+    _result: ScoreResult | None = field(default=None, compare=False, repr=False)
 
-    def __init__(
-        self, result: ScoreResult, fan_total: int, min_total: int, points: int, context: WinContext
-    ) -> None:
+    def __init__(self, context: WinContext, table: str, fan_total: int, min_total: int, points: int) -> None:
         """The dataclass's constructor written out (compiled, it is native code)."""
-        self.result = result
+        self.context = context
+        self.table = table
         self.fan_total = fan_total
         self.min_total = min_total
         self.points = points
-        self.context = context
+        self._result = None
+
+    @property
+    def result(self) -> ScoreResult:
+        """The full result (:func:`~erma.scoring.score`: every fan with its tiles), scored on first use."""
+        found = self._result
+        if found is None:
+            found = self._result = score(self.context, self.table)
+            assert found is not None, "a win found scores"
+        return found
 
     @property
     def multiplier(self) -> int:
@@ -75,7 +86,7 @@ class WinCheck:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Rebuilt through the constructor (copy, pickle; also when compiled)."""
-        return reduce_frozen(self)
+        return WinCheck, (self.context, self.table, self.fan_total, self.min_total, self.points)
 
 
 def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | None:
@@ -88,15 +99,14 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
     if ctx is None:
         return None
     rules = state.rules
-    result = score(ctx, rules.fan_table)
-    if result is None:
+    table = rules.fan_table
+    counted = score_totals(ctx, table)  # the fans' counts: the full result only for a win taken
+    if counted is None:
         return None
-    worth = points_of(rules, result)
+    worth = points_of_counts(rules, counted[0], counted[2])
     if worth is None:
         return None
-    min_total, points = worth
-    fan_total = result.total
-    return WinCheck(result, fan_total, min_total, points, ctx)
+    return WinCheck(ctx, table, counted[1], worth[0], worth[1])
 
 
 def wins(state: GameState, seat: int, tile: Tile, how: str) -> bool:
