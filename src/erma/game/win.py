@@ -7,58 +7,47 @@ A win is legal only if the hand is complete and its fans, without bonus and flow
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from erma.analysis import shapes
+from erma.frozen import reduce_frozen
 from erma.game.result import DrawSource
 from erma.game.seen import table_copies
 from erma.game.state import GameState
 from erma.rules import RuleSet
 from erma.rules.shapes import shape_mask
 from erma.scoring import WinContext, plan_for, score, score_counts
-from erma.scoring.pipeline import ScoreResult, score_totals
+from erma.scoring.pipeline import ScoreResult
 from erma.tiles import Tile
 
 
 @dataclass(slots=True, unsafe_hash=True)
 class WinCheck:
-    """A scored win: the totals that matter for the rules, the points it is worth and (made when first
-    read: most wins found are declined) the full scoring result.
+    """A scored win: the fans, the totals that matter for the rules, and the points it is worth.
 
     A value: nothing changes it once built. Not a frozen dataclass only for speed, as
     :class:`~erma.scoring.WinContext`: a frozen dataclass's generated constructor runs as interpreted Python
-    even when compiled (one a win found); equality and hashing are a frozen one's (the result follows from
-    the context and the table)."""
+    even when compiled (one a win found); equality, hashing and pickling are a frozen one's."""
 
-    context: WinContext
-    table: str
-    """The fan table the win is scored with."""
+    result: ScoreResult
     fan_total: int
     """F: every fan, bonus and flowers included."""
     min_total: int
     """The fans that count toward the minimum."""
     points: int
     """What the loser pays (cap and base points applied)."""
-    _result: ScoreResult | None = field(default=None, compare=False, repr=False)
+    context: WinContext
 
-    def __init__(self, context: WinContext, table: str, fan_total: int, min_total: int, points: int) -> None:
+    def __init__(
+        self, result: ScoreResult, fan_total: int, min_total: int, points: int, context: WinContext
+    ) -> None:
         """The dataclass's constructor written out (compiled, it is native code)."""
-        self.context = context
-        self.table = table
+        self.result = result
         self.fan_total = fan_total
         self.min_total = min_total
         self.points = points
-        self._result = None
-
-    @property
-    def result(self) -> ScoreResult:
-        """The full result (:func:`~erma.scoring.score`: every fan with its tiles), scored on first use."""
-        found = self._result
-        if found is None:
-            found = self._result = score(self.context, self.table)
-            assert found is not None, "a win found scores"
-        return found
+        self.context = context
 
     @property
     def multiplier(self) -> int:
@@ -86,7 +75,7 @@ class WinCheck:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Rebuilt through the constructor (copy, pickle; also when compiled)."""
-        return WinCheck, (self.context, self.table, self.fan_total, self.min_total, self.points)
+        return reduce_frozen(self)
 
 
 def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | None:
@@ -99,14 +88,15 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WinCheck | N
     if ctx is None:
         return None
     rules = state.rules
-    table = rules.fan_table
-    counted = score_totals(ctx, table)  # the fans' counts: the full result only for a win taken
-    if counted is None:
+    result = score(ctx, rules.fan_table)
+    if result is None:
         return None
-    worth = points_of_counts(rules, counted[0], counted[2])
+    worth = points_of(rules, result)
     if worth is None:
         return None
-    return WinCheck(ctx, table, counted[1], worth[0], worth[1])
+    min_total, points = worth
+    fan_total = result.total
+    return WinCheck(result, fan_total, min_total, points, ctx)
 
 
 def wins(state: GameState, seat: int, tile: Tile, how: str) -> bool:

@@ -633,20 +633,13 @@ def score_counts(ctx: WinContext, table: str = "mcr") -> tuple[tuple[FanCount, .
     and the capped total; None if the hand does not win. The same reading and fans as :func:`score`,
     without the tile texts and the reading's description (the bots score thousands of imagined wins a
     decision)."""
-    found = score_totals(ctx, table)
-    return None if found is None else (found[0], found[2])
-
-
-def score_totals(ctx: WinContext, table: str = "mcr") -> tuple[tuple[FanCount, ...], int, int] | None:
-    """:func:`score_counts` with the total before the cap: (fans, total, capped total), as :func:`score`
-    gives them (the engine checks a win with this and builds the full result only for a win taken)."""
     plan = plan_for(table)
     _, views = readings(ctx)
     found = _best(views, plan)
     if found is None:
         return None
     _, hits, out, pts = found
-    return _fan_counts(hits, out), pts, _capped(pts, plan)
+    return _fan_counts(hits, out), _capped(pts, plan)
 
 
 def _fan_counts(hits: list[list[Hit]], out: Outcome) -> tuple[FanCount, ...]:
