@@ -56,3 +56,24 @@ def test_profiles_pack_and_unpack() -> None:
     assert T.pack((0,) + (-1,) * 11) == T._EMPTY
     # 123m: a chow (m = 1, t = 0) or a partial set and a single (m = 0, t = 1); no pair
     assert T.unpack(T.PROFILES[T.suit_pid(0x111)]) == (1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+
+
+def test_a_suit_read_block_by_block_has_the_profile_of_the_whole() -> None:
+    """suit_pid combines the profiles of a suit's blocks (ranks two empty ranks apart): the same profile as
+    the whole suit read at once (:func:`~erma.analysis.tables._profile`), 4 and 8 copies of a kind; honours
+    kind by kind likewise."""
+    rng = random.Random(11)
+    for _ in range(3000):
+        copies = rng.choice((4, 8))
+        counts = [0] * 9
+        for _ in range(rng.randint(1, 17)):
+            r = rng.randrange(9)
+            counts[r] = min(copies, counts[r] + 1)
+        key = sum(c << (4 * r) for r, c in enumerate(counts))
+        assert T.PROFILES[T.suit_pid(key)] == T._profile(key, False), counts
+    # three blocks (1m, 4m, 9m), a block away from rank 1 (55m), a 嵌张 across one empty rank (13m)
+    for key in (0, 0x100001001, 0x50000, 0x101):
+        assert T.PROFILES[T.suit_pid(key)] == T._profile(key, False)
+    for _ in range(1000):  # honours: kind by kind
+        key = sum(rng.randint(0, 8) << (4 * r) for r in rng.sample(range(7), rng.randint(0, 7)))
+        assert T.PROFILES[T.honor_pid(key)] == T._profile(key, True), hex(key)

@@ -87,3 +87,32 @@ def test_waits_and_riichi_discards_match_their_definitions(preset: str) -> None:
     assert checked_waits > 40
     if rules.declare_ready_enabled:
         assert checked_riichi > 0
+
+
+@pytest.mark.parametrize("preset", ["cuopai789", "classic64", "wushuang128"])
+def test_a_discard_win_is_offered_as_its_definition_says(preset: str) -> None:
+    """The claim window offers a win on the discard exactly when the hand with it is complete and scores (the
+    window skips the shape check for a hand known not to be ready: standard.claim_options)."""
+    rules = find_ruleset(preset)
+    rng = random.Random(f"claims:{preset}")
+    windows = wins = 0
+    for game in range(300):
+        if windows > 100 and wins >= 3:
+            break
+        state = new_hand(rules, f"claims:{preset}:{game}")
+        while state.phase is not Phase.END:
+            seat = state.actor
+            legal = legal_actions(state, seat)
+            tile = state.last_discard
+            if state.phase is Phase.CLAIM and tile is not None:
+                me = state.seats[seat]
+                expected = (
+                    not me.furiten
+                    and shapes.overall(me.key + INC[tile], me.size + 1, 0, shape_mask(rules)) == -1
+                    and check_win(state, seat, tile, "discard") is not None
+                )
+                assert (Kind.WIN in {a.kind for a in legal}) == expected
+                windows += 1
+                wins += expected
+            apply(state, seat, rng.choice(legal))
+    assert windows > 100 and wins >= 3

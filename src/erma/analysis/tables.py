@@ -148,18 +148,43 @@ def _profile(key: int, honors: bool) -> Profile:
 
 
 def suit_pid(key: int) -> int:
-    """Profile id of a suit key (computed on first sight)."""
+    """Profile id of a suit key (computed on first sight, block by block: :func:`_blocks_pid`)."""
     pid = SUIT_PID.get(key)
     if pid is None:
-        pid = SUIT_PID[key] = intern(_profile(key, False))
+        pid = SUIT_PID[key] = _blocks_pid(key)
     return pid
 
 
+def _blocks_pid(key: int) -> int:
+    """The profile id of a non-empty suit key from its blocks: runs of held ranks that two empty ranks part
+    share no set or partial set (a chow spans three ranks, a 嵌张 two), so the suit's profile is its blocks'
+    profiles combined (:func:`combine`), and a block's profile does not depend on where it lies in the suit
+    (each is read from its lowest rank). Random hands make many new suit keys of few new blocks."""
+    if not key:
+        return intern(_EMPTY)
+    while not key & 15:
+        key >>= 4  # the block's lowest rank first
+    i = 1
+    while (key >> (4 * i)) & 0xFF:
+        i += 1  # ranks i and i + 1 are empty: the block ends below i
+    rest = key >> (4 * i)
+    if not rest:
+        return intern(_profile(key, False))
+    head = key & ((1 << (4 * i)) - 1)
+    return combine(suit_pid(head), suit_pid(rest))
+
+
 def honor_pid(key: int) -> int:
-    """Profile id of an honour key (computed on first sight)."""
+    """Profile id of an honour key (computed on first sight, kind by kind: honours make no chow or partial
+    chow, so each kind is a block of its own, as in :func:`_blocks_pid`)."""
     pid = HONOR_PID.get(key)
     if pid is None:
-        pid = HONOR_PID[key] = intern(_profile(key, True))
+        k = key
+        while k and not k & 15:
+            k >>= 4
+        rest = k >> 4
+        pid = combine(honor_pid(k & 15), honor_pid(rest)) if rest else intern(_profile(k, True))
+        HONOR_PID[key] = pid
     return pid
 
 

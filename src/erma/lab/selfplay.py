@@ -135,8 +135,14 @@ def play_game(config: SimConfig, game: int) -> GameResult:
 
 
 def sim_shard(config: SimConfig, games: Sequence[int]) -> list[GameResult]:
-    """The runner's shard function of self-play: one :class:`GameResult` per game index."""
-    return [play_game(config, g) for g in games]
+    """The runner's shard function of self-play: one :class:`GameResult` per game index. Inside a run's
+    settled heap (:func:`_settled_heap`) what each game leaves alive joins it (``gc.freeze``)."""
+    out = []
+    for g in games:
+        out.append(play_game(config, g))
+        if _HEAP.settling:
+            gc.freeze()  # O(1): the tables' new entries are not walked by the collector again
+    return out
 
 
 @dataclass
@@ -201,6 +207,15 @@ _RUN_GC_THRESHOLD = 100_000
 """The collector's first-generation threshold during a run (CPython's default is 700)."""
 
 
+class _Heap:
+    """Whether this process is inside :func:`_settled_heap` (one run at a time sets it)."""
+
+    settling = False
+
+
+_HEAP = _Heap()
+
+
 @contextmanager
 def _settled_heap() -> Iterator[None]:
     """The objects alive before a run (the analysis and scoring tables, the modules) are left out of the
@@ -208,16 +223,21 @@ def _settled_heap() -> Iterator[None]:
     otherwise walk them again. The collector also passes less often during the run (a first-generation
     threshold of ``_RUN_GC_THRESHOLD`` allocations; put back after): a game makes no cycles (none found
     after hundreds of random games), so its passes find nothing and only walk the objects the lazy tables
-    and the hand in play keep. The results do not depend on it."""
+    and the hand in play keep. After each game what it left alive (mostly the lazy tables' new entries) is
+    frozen too, so a pass walks only what the games since the last freeze made: the first generation is
+    emptied at every game and a short run makes no pass at all. A game's cyclic garbage, if one ever made
+    some, would wait for the end of the run. The results do not depend on it."""
     thresholds = gc.get_threshold()
     gc.set_threshold(max(thresholds[0], _RUN_GC_THRESHOLD), *thresholds[1:])
     frozen = not gc.get_freeze_count()  # someone froze the heap already: leave it as it is
     if frozen:
         gc.freeze()
+        _HEAP.settling = True
     try:
         yield
     finally:
         if frozen:
+            _HEAP.settling = False
             gc.unfreeze()
         gc.set_threshold(*thresholds)
 

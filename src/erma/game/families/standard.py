@@ -73,7 +73,10 @@ class Standard:
             kinds = [t for t in kinds if t != state.last_discard] or kinds
         out = [DISCARD[t] for t in kinds]
         allowed = shape_mask(rules)
-        if rules.declare_ready_enabled and shapes.overall(me.key, me.size, 0, allowed) <= 0:
+        shanten = shapes.overall(me.key, me.size, 0, allowed)
+        if shanten > 0:
+            _note_unready(me.key, allowed)
+        elif rules.declare_ready_enabled:
             # 报听 candidates: the discards that leave the hand ready (shanten 0), then a wait it can score
             # (a hand with a wait is ready, so the shanten after each discard, all found in one pass,
             # rules out the rest before any wait is looked for)
@@ -90,9 +93,11 @@ class Standard:
         assert t is not None
         me = state.seats[seat]
         out: list[Action] = []
+        allowed = shape_mask(state.rules)
         if (
             not me.furiten
-            and shapes.overall(me.key + INC[t], me.size + 1, 0, shape_mask(state.rules)) == -1
+            and not _known_unready(me.key, me.discards, allowed)
+            and shapes.overall(me.key + INC[t], me.size + 1, 0, allowed) == -1
             and find_win(state, seat, t, "discard")
         ):
             out.append(WIN)
@@ -251,6 +256,24 @@ def _notation(meld: Meld) -> str:
     if found is None:
         found = _NOTATIONS[key] = meld.to_notation()
     return found
+
+
+_UNREADY: Final[dict[int, int]] = {}
+"""Hands (3k+2 tiles, packed keys) a turn found at shanten 1 or more, with the shapes asked (``allowed``):
+the hand left after any discard is not ready either (adding a tile never raises the shanten, and a hand a
+tile completes is ready), so no discard completes it. A bounded memo of a pure fact."""
+
+
+def _note_unready(key: int, allowed: int) -> None:
+    if len(_UNREADY) >= 256:
+        _UNREADY.clear()
+    _UNREADY[key] = allowed
+
+
+def _known_unready(key: int, discards: list[Tile], allowed: int) -> bool:
+    """Whether the concealed hand ``key`` (3k+1 tiles) is known not to be ready: with its last discard back
+    it was a hand :func:`_note_unready` noted (else unknown: the caller asks the shapes)."""
+    return bool(discards) and _UNREADY.get(key + INC[discards[-1]], -1) == allowed
 
 
 def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:
