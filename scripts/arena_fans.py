@@ -50,9 +50,13 @@ def play(args: argparse.Namespace) -> None:
         from dataclasses import replace
 
         from erma.bots.expert import ExpertBot, Settings
+        from erma.game.state import Phase
 
         pairs = (x.split("=", 1) for x in args.a_settings.split(","))
-        kw = {k: json.loads(v.lower()) for k, v in pairs}  # true, false, numbers
+        kw: dict[str, object] = {  # true, false, numbers; own=triplet+claim (phases joined by +)
+            k: frozenset(Phase[p.upper()] for p in v.split("+") if p) if k == "own" else json.loads(v.lower())
+            for k, v in pairs
+        }
         return ExpertBot(seed, settings=replace(Settings(), **kw), name=name)
 
     out = Path(args.out)

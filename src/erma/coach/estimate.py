@@ -87,14 +87,16 @@ class ReviewEstimator(Estimator):
             return super().shanten(key, n, jokers, melded)
         return _wz_shanten(key, n, jokers, not self.view.melds and not melded, self.view.four_as_two)
 
-    def wait(self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], riichi: bool) -> tuple[float, ...]:
+    def wait(
+        self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], riichi: bool, one_shot: bool = False
+    ) -> tuple[float, ...]:
         """The expert's ready wait (温州: shared between the samples of a decision)."""
         if self.waits is None:
-            return super().wait(key, n, jokers, melds, riichi)
-        memo = (key, n, jokers, riichi, melds)
+            return super().wait(key, n, jokers, melds, riichi, one_shot)
+        memo = (key, n, jokers, riichi, melds, one_shot)
         got = self.waits.get(memo)
         if got is None:
-            w = super().wait(key, n, jokers, melds, riichi)
+            w = super().wait(key, n, jokers, melds, riichi, one_shot)
             got = self.waits[memo] = (w[0], w[1], w[2], w[3])
         return got
 
@@ -105,10 +107,16 @@ class ReviewEstimator(Estimator):
         return super().danger()
 
     def points(
-        self, key: int, melds: tuple[Meld, ...], tile: int, self_drawn: bool, riichi: bool
+        self,
+        key: int,
+        melds: tuple[Meld, ...],
+        tile: int,
+        self_drawn: bool,
+        riichi: bool,
+        one_shot: bool = False,
     ) -> int | None:
         """The points of an imagined win (1 for any win when ``chance``)."""
-        got = super().points(key, melds, tile, self_drawn, riichi)
+        got = super().points(key, melds, tile, self_drawn, riichi, one_shot)
         if got is None or not self.chance:
             return got
         return 1

@@ -29,7 +29,7 @@ from erma.game.families import wenzhou_wins as wz
 from erma.game.win import points_of_counts
 from erma.hand import Meld
 from erma.scoring import WinContext
-from erma.scoring.pipeline import score_counts_declared
+from erma.scoring.pipeline import plan_for, score_counts_declared
 
 try:
     from mypy_extensions import mypyc_attr  # read by the compiler; a no-op at run time
@@ -40,6 +40,9 @@ except ImportError:  # pure Python without mypy installed
 _POINTS: dict[tuple[object, ...], int | None] = {}
 """Scored imagined wins, by everything the score reads (shared by every decision of the process)."""
 _MISSING = object()
+ONE_SHOT_ID = "ready_one_shot"
+"""报听一发: a declared hand's win on its next own draw or on the opponent's next two discards, nothing
+claimed between (:meth:`Estimator.declared_race`)."""
 _CONTEXT_IDS = itertools.count()
 _CONTEXTS: dict[tuple[object, ...], int] = {}
 """What an imagined win's score reads of the rules and the seat (the fan table, minimum and cap, winds,
@@ -96,7 +99,7 @@ class Estimator:
         self.shapes = view.shapes
         """The shapes the rule set can win (:attr:`SeatView.shapes`): every shanten here counts only them."""
         self._ready: dict[
-            tuple[int, int, int, bool, tuple[Meld, ...]], tuple[float, float, float, float]
+            tuple[int, int, int, bool, tuple[Meld, ...], bool], tuple[float, float, float, float]
         ] = {}
         self._danger: list[float] | None = None
         self._completions: dict[tuple[object, ...], float] = {}
@@ -104,6 +107,7 @@ class Estimator:
         self._races: dict[tuple[float | int, ...], tuple[list[float], list[float]]] = {}
         self._hands: dict[tuple[object, ...], tuple[list[float], list[float]]] = {}
         self._later: dict[tuple[object, ...], list[float]] = {}
+        self._declared: dict[tuple[object, ...], list[float]] = {}
         self._hazards: dict[int, tuple[list[float], list[float]]] = {}
         self.declare = (
             settings.declare_ahead and rules.declare_ready_enabled and not self.wz and not view.riichi[me]
@@ -148,12 +152,19 @@ class Estimator:
     # ------------------------------------------------------------------------------ points
 
     def points(
-        self, key: int, melds: tuple[Meld, ...], tile: int, self_drawn: bool, riichi: bool
+        self,
+        key: int,
+        melds: tuple[Meld, ...],
+        tile: int,
+        self_drawn: bool,
+        riichi: bool,
+        one_shot: bool = False,
     ) -> int | None:
-        """Standard family: what winning on ``tile`` with the concealed ``key`` would bring (None: no win)."""
+        """Standard family: what winning on ``tile`` with the concealed ``key`` would bring (None: no win);
+        ``one_shot``: declared, within 报听一发's window (its fans added where the table has them)."""
         v = self.view
         fourth = v.visible[tile] + 1 >= v.rules.copies
-        memo = (self.context_id, key, melds, tile, self_drawn, fourth, riichi)
+        memo = (self.context_id, key, melds, tile, self_drawn, fourth, 2 if one_shot else int(riichi))
         got = _POINTS.get(memo, _MISSING)
         if got is not _MISSING:
             return got  # type: ignore[return-value]
@@ -182,15 +193,28 @@ class Estimator:
             _POINTS.clear()
         # both ways at once: as it stands and after 报听 (the second is made from the first where the fan
         # table lets it, :func:`erma.scoring.pipeline.score_counts_declared`)
-        for declared, result in zip((False, True), score_counts_declared(ctx, rules.fan_table), strict=True):
+        results = score_counts_declared(ctx, rules.fan_table)
+        for declared, result in enumerate(results):
             worth = points_of_counts(rules, *result) if result is not None else None
             _POINTS[(*memo[:-1], declared)] = worth[1] if worth is not None else None
+        row = plan_for(rules.fan_table).rows.get(ONE_SHOT_ID)
+        shot = row.value if row is not None else None
+        shot_worth = _POINTS[(*memo[:-1], 1)]
+        if shot is not None:
+            shot_worth = None
+            if results[1] is not None:
+                fans, total = results[1]
+                worth = points_of_counts(rules, (*fans, (ONE_SHOT_ID, shot, 1)), total + shot)
+                shot_worth = worth[1] if worth is not None else None
+        _POINTS[(*memo[:-1], 2)] = shot_worth
         return _POINTS[memo]
 
-    def wait(self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], riichi: bool) -> tuple[float, ...]:
+    def wait(
+        self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], riichi: bool, one_shot: bool = False
+    ) -> tuple[float, ...]:
         """(p_self, m_self, p_ron, m_ron) of a ready 3k+1 hand: chances per draw / per opponent discard and
-        the mean worth of such wins."""
-        memo = (key, n, jokers, riichi, melds)
+        the mean worth of such wins (``one_shot``: declared, won within 报听一发's window)."""
+        memo = (key, n, jokers, riichi, melds, one_shot)
         got = self._ready.get(memo)
         if got is not None:
             return got
@@ -213,8 +237,8 @@ class Estimator:
                     vs += u * self.mean
                     vr += u * self.mean
                     continue
-                ps = self.points(key, melds, t, True, riichi)
-                pr = self.points(key, melds, t, False, riichi)
+                ps = self.points(key, melds, t, True, riichi, one_shot)
+                pr = self.points(key, melds, t, False, riichi, one_shot)
                 if ps is not None:
                     ws += u
                     vs += u * ps
@@ -284,9 +308,33 @@ class Estimator:
         memo = (key, n, jokers, melds, turns)
         got = self._later.get(memo)
         if got is None:
-            decl = self.ready_race(self.wait(key, n, jokers, melds, True), turns)[0]
+            decl = self.declared_race(key, n, jokers, melds, turns)
             m = self.margin
             got = self._later[memo] = [max(x, y - m * abs(y)) for x, y in zip(plain, decl, strict=True)]
+        return got
+
+    def declared_race(
+        self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int
+    ) -> list[float]:
+        """A of a ready 3k+1 hand declaring 报听 with t own draws left, for each t: :meth:`ready_race`'s, with
+        报听一发's window from t (the opponent's next two discards and our next draw) scored with its fans
+        (:attr:`Settings.one_shot`; only where the fan table has them)."""
+        a, b = self.ready_race(self.wait(key, n, jokers, melds, True), turns)
+        if not self.s.one_shot or self.wz:
+            return a
+        memo = (key, n, jokers, melds, turns)
+        got = self._declared.get(memo)
+        if got is not None:
+            return got
+        ps, ms, pr, mr = self.wait(key, n, jokers, melds, True, True)
+        loss, keep = self.hazards(turns)
+        win_r, miss_r = pr * mr, 1 - pr
+        got = [0.0] * (turns + 1)
+        for t in range(1, turns + 1):
+            a_next = loss[t - 1] + keep[t - 1] * (win_r + miss_r * b[t - 1]) if t > 1 else 0.0
+            bt = ps * ms + (1 - ps) * a_next
+            got[t] = loss[t] + keep[t] * (win_r + miss_r * bt)
+        self._declared[memo] = got
         return got
 
     def race_later(self, key: int, n: int, jokers: int, melds: tuple[Meld, ...], turns: int) -> list[float]:
@@ -363,7 +411,8 @@ class Estimator:
         if s < 0:
             s = 0
         if s == 0:
-            return self.ready_race(self.wait(key, n, jokers, melds, riichi), turns)
+            a, b = self.ready_race(self.wait(key, n, jokers, melds, riichi), turns)
+            return (self.declared_race(key, n, jokers, melds, turns), b) if riichi else (a, b)
         ups = self.improving(key, n, jokers, s)
         q = sum(u for u, _, _ in ups) / self.total
         if s < self.depth:  # look a draw ahead: each improving draw, the best discard, that hand's race

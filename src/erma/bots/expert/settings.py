@@ -116,3 +116,7 @@ class Settings:
     """Where 报听 is allowed: a hand that gets ready later (one draw ahead, or by a claim) may declare then,
     so its ready hands are worth the better of playing on and declaring (less the 报听 margin), not only the
     first (which undervalued open hands: their waits often reach the minimum fan only with 报听's fans)."""
+    one_shot: bool = True
+    """Where the fan table has 报听一发 (``erqs``: 4 fans): a declared hand's wins on its next own draw and on
+    the opponent's next two discards count them (:meth:`~erma.bots.expert.estimate.Estimator.declared_race`),
+    in the value of declaring now and later. Since 2026-12-06 (issue 39)."""
