@@ -41,7 +41,12 @@ def waits_of(state: GameState, seat: int, key: int | None = None, n: int | None 
 def _not_all_held(kinds: tuple[Tile, ...], key: int, melds: list[Meld], copies: int) -> list[Tile]:
     """``kinds`` less those whose copies the hand (``key``) and its declared sets hold all of."""
     in_sets = copies_in_sets(melds)
-    return [t for t in kinds if ((key >> (4 * t)) & 15) + in_sets[t] < copies]
+    return [t for t in kinds if not all_held(key, in_sets, t, copies)]
+
+
+def all_held(key: int, in_sets: list[int], t: Tile, copies: int) -> bool:
+    """Whether the hand (``key``) and its declared sets (:func:`copies_in_sets`) hold every copy of ``t``."""
+    return ((key >> (4 * t)) & 15) + in_sets[t] >= copies
 
 
 def copies_in_sets(melds: list[Meld]) -> list[int]:
@@ -101,25 +106,24 @@ def _claim_options(state: GameState, seat: int) -> list[Action]:
 
 def pool(state: GameState) -> list[int]:
     """Counts of each kind in the assist pool U: the reserve plus (by default) the undrawn hidden wall."""
-    c = [0] * 42
-    for t in state.reserve:
-        c[t] += 1
-    if state.rules.assist_pool == "reserve+wall":
-        for i in range(state.head, state.tail):
-            if not state.wall_public[i]:
-                c[state.wall[i]] += 1
-    return c
+    return _pool_counts(state, 0)[0]
 
 
 def pool_reaches(state: GameState, copies: int) -> bool:
     """Whether some kind in play has at least ``copies`` copies in the assist pool (:func:`pool`), counted
     only until one has (搓牌 asks for one copy, 游戏中换牌 for three)."""
+    return _pool_counts(state, copies)[1]
+
+
+def _pool_counts(state: GameState, until: int) -> tuple[list[int], bool]:
+    """The assist pool's counts by kind (:func:`pool`), and whether a kind in play reached ``until`` copies
+    (the count then stops there; ``until`` 0: never, every tile counted)."""
     kinds = state.rules.kinds
     c = [0] * 42
     for t in state.reserve:
         c[t] += 1
-        if c[t] == copies and t in kinds:
-            return True
+        if c[t] == until and t in kinds:
+            return c, True
     if state.rules.assist_pool == "reserve+wall":
         wall = state.wall
         public = state.wall_public
@@ -127,9 +131,9 @@ def pool_reaches(state: GameState, copies: int) -> bool:
             if not public[i]:
                 t = wall[i]
                 c[t] += 1
-                if c[t] == copies and t in kinds:
-                    return True
-    return False
+                if c[t] == until and t in kinds:
+                    return c, True
+    return c, False
 
 
 def self_win_tile(state: GameState) -> Tile | None:

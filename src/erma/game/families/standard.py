@@ -16,7 +16,7 @@ from erma.errors import IllegalActionError
 from erma.game import deal
 from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, RIICHI, WIN, XKONG, Action, Kind
 from erma.game.family import Win
-from erma.game.legal import KONG, PUNG, copies_in_sets, find_win, waits_of
+from erma.game.legal import KONG, PUNG, all_held, copies_in_sets, find_win, waits_of
 from erma.game.result import WIN_HOWS, EndReason, HandResult
 from erma.game.settle import hands_shown, win_deltas
 from erma.game.state import GameState
@@ -296,9 +296,7 @@ def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:
         copies = rules.copies
         in_sets = copies_in_sets(me.melds)
         for w in rules.kinds:
-            if ((key >> (4 * w)) & 15) + in_sets[w] >= copies or shapes.overall(
-                key + INC[w], n, 0, allowed
-            ) != -1:
+            if all_held(key, in_sets, w, copies) or shapes.overall(key + INC[w], n, 0, allowed) != -1:
                 continue  # every copy held, or not a wait
             me.add(w)
             try:
