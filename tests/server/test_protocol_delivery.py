@@ -237,7 +237,11 @@ def test_the_pause_follows_every_own_discard_automatic_ones_too(
     finally:
         stop_server(srv, thread, running)
     assert any(auto for auto, _ in gaps), "no hand was declared ready in eight hands"
-    short = [(auto, round(gap, 3)) for auto, gap in gaps if gap < pause * 0.9]
+    # The gaps are timed where the player reads them: the client shares this process (and its GIL) with the
+    # server's thread, and under CI's load the read of a discard can come up to a few tens of ms after it
+    # arrived while the message after the pause is read at once (a 0.176 s gap for 0.2 s was seen). Without
+    # the pause a gap here is a few ms (bots answer at once), so 50 ms of slack still tells the two apart.
+    short = [(auto, round(gap, 3)) for auto, gap in gaps if gap < pause - 0.05]
     assert not short, short
 
 
