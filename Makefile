@@ -11,7 +11,7 @@ CORE   := $(shell find src/erma/tiles.py src/erma/hand.py src/erma/analysis src/
                    src/erma/rules src/erma/game $(BOTS) \
                    -name '*.py' 2>/dev/null)
 
-.PHONY: run test install install-pure lint typecheck pytest bench clean
+.PHONY: run test install install-pure lint typecheck pytest pure bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,18 @@ run: $(BUILT)
 	$(BIN)/erma --version
 	$(BIN)/erma serve --host '$(HOST)' --port '$(PORT)'
 
-## Everything the tests need, then the tests.
-test: $(BUILT) lint typecheck pytest
+## Everything the tests need, then the tests. The compile (one C file, one core of gcc for minutes) runs in
+## the background while ruff, mypy and the pure-Python suites — which never import it — run beside it; then
+## the compiled runs. Its output is shown if it fails. All parts always run; make fails if any did.
+test: $(STAMP)
+	@st=0; log=$$(mktemp); \
+	$(MAKE) --no-print-directory $(BUILT) > $$log 2>&1 & build=$$!; \
+	$(MAKE) --no-print-directory lint || st=$$?; \
+	$(MAKE) --no-print-directory typecheck || st=$$?; \
+	$(MAKE) --no-print-directory pure || st=$$?; \
+	if wait $$build; then rm -f $$log; else cat $$log; rm -f $$log; exit 1; fi; \
+	$(MAKE) --no-print-directory pytest || st=$$?; \
+	exit $$st
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts conftest.py setup.py
@@ -47,16 +57,20 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-## Four runs. Most of the suite on both cores (pytest-xdist, a test file to a worker). The browser tests
-## (tests/web) on both cores too, in a run of their own, a test to whichever worker is free: each worker has
-## its own Chromium and its own servers (ports, data folders); sync Playwright keeps an event loop running in
-## a worker's thread, which would stop asyncio.run in a non-browser test after it in the same worker. The
+## The compiled build's runs. Most of the suite on both cores (pytest-xdist, a test file to a worker). The browser tests
+## (tests/web) in a run of their own on three workers (they mostly wait: animations, a bot's pace), a test to
+## whichever worker is free: each worker has its own Chromium and its own servers (ports, data folders); sync
+## Playwright keeps an event loop running in a worker's thread, which would stop asyncio.run in a non-browser
+## test after it in the same worker. The browser test that times a click to the river (`WEB_ALONE`) after
+## them, alone: what a player feels is measured on a machine not busy with other browsers. The
 ## tests that time the server's pauses, alone (a busy second core would make them flaky), beside the fault
-## suite (its own run at the same time: it mostly waits, about half a core, and takes as long). A fourth run: the
-## core suites again on the pure-Python build (ERMA_PURE=1 imports the sources; docs/performance.md), with the
-## doctests of the compiled modules (conftest.py: a compiled run cannot collect them). All runs always run;
-## make fails if any did.
+## suite (its own run at the same time: it mostly waits, about half a core, and takes as long). Last, the
+## build checks (tests/test_build.py) under ERMA_PURE=1 too. All runs always run; make fails if any did.
+## `make pure`: the core suites again on the pure-Python build (ERMA_PURE=1 imports the sources, compiled or
+## not: docs/performance.md), with the doctests of the compiled modules (conftest.py: a compiled run cannot
+## collect them); it never needs the compile, so `make test` runs it while the compile is under way.
 WEB    := tests/web
+WEB_ALONE := tests/web/test_table.py::test_click_to_river_under_100ms
 SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fairness.py \
           tests/server/test_timing_side_channel.py tests/server/test_timers_from_delivery.py \
           tests/server/test_review_pause.py tests/server/test_protocol_decisions_already_made.py \
@@ -64,7 +78,7 @@ SERIAL := tests/server/test_protocol_delivery.py tests/server/test_protocol_fair
           tests/server/test_next_clock_after_a_held_delivery.py tests/server/test_opponent_away.py
 FAULTS := tests/scale/test_faults.py
 PURE_SUITES := tests/analysis tests/scoring tests/game/test_golden_records.py tests/bots/test_bots.py \
-               tests/bots/test_expert_golden.py tests/test_tiles.py tests/test_hand.py tests/test_build.py \
+               tests/bots/test_expert_golden.py tests/test_tiles.py tests/test_hand.py \
                src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring src/erma/rules src/erma/game \
                $(BOTS)
 
@@ -72,14 +86,18 @@ pytest: $(BUILT)
 	@st=0; \
 	$(BIN)/erma --version; \
 	$(BIN)/pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(SERIAL) $(FAULTS) $(WEB)) || st=$$?; \
-	$(BIN)/pytest -q -n 2 --dist worksteal $(WEB) || st=$$?; \
+	$(BIN)/pytest -q -n 3 --dist worksteal $(WEB) --deselect $(WEB_ALONE) || st=$$?; \
+	$(BIN)/pytest -q -p no:xdist $(WEB_ALONE) || st=$$?; \
 	faults_log=$$(mktemp); \
 	$(BIN)/pytest -q -p no:xdist $(FAULTS) > $$faults_log 2>&1 & faults=$$!; \
 	$(BIN)/pytest -q -p no:xdist $(SERIAL) || st=$$?; \
 	wait $$faults || st=$$?; cat $$faults_log; rm -f $$faults_log; \
-	ERMA_PURE=1 $(BIN)/erma --version; \
-	ERMA_PURE=1 $(BIN)/pytest -q -n 2 --dist loadfile $(PURE_SUITES) || st=$$?; \
+	ERMA_PURE=1 $(BIN)/pytest -q -p no:xdist tests/test_build.py || st=$$?; \
 	exit $$st
+
+pure: $(STAMP)
+	ERMA_PURE=1 $(BIN)/erma --version
+	ERMA_PURE=1 $(BIN)/pytest -q -n 2 --dist loadfile $(PURE_SUITES)
 
 ## The pure-Python package in its own venv (what a machine without a C compiler installs).
 install-pure:

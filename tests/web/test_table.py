@@ -38,6 +38,8 @@ LAYOUT = """() => {
 }"""
 
 TARGETS = """() => {
+  // sizes as they settle: a button growing in (its entry animation) is measured at its full size
+  document.getAnimations().forEach((a) => { try { a.finish(); } catch (e) {} });
   const small = [];
   for (const b of document.querySelectorAll('#app button, #topbar button')) {
     const r = b.getBoundingClientRect();
