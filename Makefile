@@ -16,32 +16,44 @@ CORE   := $(shell find src/erma/tiles.py src/erma/hand.py src/erma/analysis src/
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-## The dependencies first (ERMA_PURE: nothing compiled yet), then the one compile.
-$(STAMP): $(BIN)/python pyproject.toml setup.py
+## What the compile needs, first: pyproject's [build-system] (setuptools, mypy) and the light core's two
+## dependencies (mypy follows the core's imports as far as erma.bots.nn, which imports numpy).
+BASE   := $(VENV)/.base
+$(BASE): $(BIN)/python pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet $$($(BIN)/python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb')); \
+	    print(*p['build-system']['requires'], *p['project']['dependencies'])")
+	touch $(BASE)
+
+## The rest of the dependencies and erma itself, editable (ERMA_PURE: this install compiles nothing).
+$(STAMP): $(BASE) pyproject.toml setup.py
 	ERMA_PURE=1 $(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-$(BUILT): $(STAMP) $(CORE)
-	$(BIN)/pip install --quiet --no-deps -e .
+## The one compile (setup.py: mypyc), in place beside the sources; again whenever a core source changed. It
+## needs only $(BASE), so `make test` runs it while the rest installs.
+$(BUILT): $(BASE) $(CORE) setup.py
+	$(BIN)/python setup.py --quiet build_ext --inplace
 	touch $(BUILT)
 
-install: $(BUILT)
+install: $(STAMP) $(BUILT)
 
 ## The main job on its embedded defaults: the game server on http://127.0.0.1:8000 (SQLite in ./data);
 ## the environment's HOST and PORT (or `make run HOST=0.0.0.0 PORT=8080`) choose another address.
 HOST ?= 127.0.0.1
 PORT ?= 8000
-run: $(BUILT)
+run: install
 	$(BIN)/erma --version
 	$(BIN)/erma serve --host '$(HOST)' --port '$(PORT)'
 
 ## Everything the tests need, then the tests. The compile (one C file, one core of gcc for minutes) runs in
-## the background while ruff, mypy and the pure-Python suites — which never import it — run beside it; then
-## the compiled runs. Its output is shown if it fails. All parts always run; make fails if any did.
-test: $(STAMP)
+## the background while the rest installs and ruff, mypy and the pure-Python suites — which never import it —
+## run beside it; then the compiled runs. Its output is shown if it fails. All parts always run (once the
+## dependencies are in); make fails if any did.
+test: $(BASE)
 	@st=0; log=$$(mktemp); \
 	$(MAKE) --no-print-directory $(BUILT) > $$log 2>&1 & build=$$!; \
+	$(MAKE) --no-print-directory $(STAMP) || { wait $$build; exit 1; }; \
 	$(MAKE) --no-print-directory lint || st=$$?; \
 	$(MAKE) --no-print-directory typecheck || st=$$?; \
 	$(MAKE) --no-print-directory pure || st=$$?; \
@@ -82,7 +94,7 @@ PURE_SUITES := tests/analysis tests/scoring tests/game/test_golden_records.py te
                src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring src/erma/rules src/erma/game \
                $(BOTS)
 
-pytest: $(BUILT)
+pytest: $(STAMP) $(BUILT)
 	@st=0; \
 	$(BIN)/erma --version; \
 	$(BIN)/pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(SERIAL) $(FAULTS) $(WEB)) || st=$$?; \
@@ -104,7 +116,7 @@ install-pure:
 	$(PYTHON) -m venv .venv-pure
 	ERMA_PURE=1 .venv-pure/bin/pip install --quiet '.[dev]'  # not editable: src/ holds the compiled modules
 
-bench: $(BUILT)
+bench: install
 	$(BIN)/python benchmarks/analysis.py
 	$(BIN)/python benchmarks/scoring.py
 	$(BIN)/python benchmarks/sim.py
