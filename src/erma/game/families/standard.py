@@ -25,6 +25,9 @@ from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
 from erma.rules.shapes import shape_mask
 from erma.scoring import plan_for
+from erma.scoring.features import F_CONCEALED, F_SELF_DRAWN
+from erma.scoring.pipeline import fan_floor
+from erma.scoring.suits import kind_facts
 from erma.tiles import Tile
 
 _NO_EXTRAS: Mapping[str, Any] = {}
@@ -283,7 +286,12 @@ def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:
 
     The waits are :func:`~erma.game.legal.waits_of`'s, in the same kind order, each found as it is tried:
     the first that scores ends the search (nearly always the first wait), so the kinds after it are not
-    looked at."""
+    looked at.
+
+    A wait whose win's fan floor (:func:`erma.scoring.pipeline.fan_floor`: the fans every reading of it
+    scores, from the kinds it holds, self-drawn, declared ready and, with no declared set, concealed)
+    reaches the minimum scores without being scored: in 万 + honours every hand is a flush of some kind
+    (混一色 at least), so with 报听 and 自摸 nearly every wait is settled so."""
     me = state.seats[seat]
     rules = state.rules
     declared = me.riichi
@@ -295,9 +303,18 @@ def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:
         allowed = shape_mask(rules)
         copies = rules.copies
         in_sets = copies_in_sets(me.melds)
+        table = rules.fan_table
+        least = rules.min_fan
+        held = 0  # the kinds the hand and its declared sets hold
+        for t in rules.kinds:
+            if (key >> (4 * t)) & 15 or in_sets[t]:
+                held |= 1 << t
+        situation = F_SELF_DRAWN if me.melds else F_SELF_DRAWN | F_CONCEALED
         for w in rules.kinds:
             if all_held(key, in_sets, w, copies) or shapes.overall(key + INC[w], n, 0, allowed) != -1:
                 continue  # every copy held, or not a wait
+            if fan_floor(table, kind_facts(held | 1 << w) | situation, True) >= least:
+                return True
             me.add(w)
             try:
                 if wins(state, seat, w, "self"):
