@@ -86,6 +86,8 @@ class Plan:
     """Memo: the fans kept by the steps as written → their :class:`Outcome`, hits in that order."""
     floors: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
     """Memo of :func:`fan_floor`: hand facts and the 报听 flag (``features << 1 | declared``) → the floor."""
+    above: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
+    """Each fan's excluders, directly or through others (:func:`_excluders`; filled on first use)."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Rebuilt through the constructor (copy, pickle; also when compiled)."""
@@ -759,25 +761,9 @@ def _floor(plan: Plan, features: int, declared_ready: bool) -> int:
     alive keeps only those), the least limit fan's worth. A fan is worth its points once if it counts toward
     the minimum, else nothing. Partial exclusions (``count``, ``own``) are taken as whole ones."""
     rows = plan.rows
-    excluded_by: dict[str, list[str]] = {}
-    for g, targets in plan.targets.items():
-        for t in targets:
-            excluded_by.setdefault(t, []).append(g)
-
-    def worth(fan_id: str) -> int:
-        row = rows[fan_id]
-        return row.value if row.counts_for_min else 0
-
-    def excluders(fan_id: str) -> set[str]:
-        seen: set[str] = set()
-        todo = [fan_id]
-        while todo:
-            for g in excluded_by.get(todo.pop(), ()):
-                if g not in seen:
-                    seen.add(g)
-                    todo.append(g)
-        return seen
-
+    above = plan.above
+    if not above:
+        above.update(_excluders(plan))
     shapes = plan.table.shapes
     floor: int | None = None
     for shape in sorted(ALL_SHAPES if shapes is None else shapes):
@@ -791,7 +777,6 @@ def _floor(plan: Plan, features: int, declared_ready: bool) -> int:
                 and (fan_id == DECLARED_FANS[0] or (fan_id == DECLARED_FANS[1] and features & F_CONCEALED))
             ):
                 certain.append(fan_id)
-        above = {f: excluders(f) for f in certain}
         for d in range(1 << len(certain)):
             lost = [f for i, f in enumerate(certain) if d >> i & 1]
             kept = [f for i, f in enumerate(certain) if not d >> i & 1]
@@ -801,7 +786,9 @@ def _floor(plan: Plan, features: int, declared_ready: bool) -> int:
             for f in lost:
                 if not above[f].isdisjoint(kept):
                     continue  # its kept excluder may be one counted already
-                outside = [worth(g) for g in above[f] if g not in certain]
+                outside = [
+                    rows[g].value if rows[g].counts_for_min else 0 for g in above[f] if g not in certain
+                ]
                 if not outside:
                     possible = False  # nothing could remove it
                     break
@@ -809,9 +796,28 @@ def _floor(plan: Plan, features: int, declared_ready: bool) -> int:
             if possible and (floor is None or pts + extra < floor):
                 floor = pts + extra
     if plan.limits:
-        least = min(worth(f) for f in plan.limits)
+        least = min(rows[f].value if rows[f].counts_for_min else 0 for f in plan.limits)
         floor = least if floor is None else min(floor, least)
     return 0 if floor is None else floor
+
+
+def _excluders(plan: Plan) -> dict[str, frozenset[str]]:
+    """Each fan of the table → the fans that exclude it, directly or through others."""
+    excluded_by: dict[str, list[str]] = {}
+    for g, targets in plan.targets.items():
+        for t in targets:
+            excluded_by.setdefault(t, []).append(g)
+    out: dict[str, frozenset[str]] = {}
+    for fan_id in plan.rows:
+        seen: set[str] = set()
+        todo = [fan_id]
+        while todo:
+            for g in excluded_by.get(todo.pop(), ()):
+                if g not in seen:
+                    seen.add(g)
+                    todo.append(g)
+        out[fan_id] = frozenset(seen)
+    return out
 
 
 def _entries(view: HandView, hits: list[list[Hit]], out: Outcome) -> list[dict[str, Any]]:
