@@ -1,7 +1,7 @@
 """Legality's shortcuts give what the plain definitions give: the waits of a hand (the changed group combined
 once, :func:`erma.analysis.shapes.draws_below`) and the 报听 discards (the shanten after every discard in
-one pass, then a scorable wait), checked over random games of every preset against the definitions
-written out the slow way."""
+one pass, then a scorable wait, settled by the fan floor where it reaches the minimum), checked over random
+games of every preset against the definitions written out the slow way."""
 
 from __future__ import annotations
 
@@ -14,11 +14,15 @@ from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.game import Phase, apply, legal_actions, new_hand
 from erma.game.actions import Kind
+from erma.game.families.standard import _scorable_wait
 from erma.game.legal import waits_of
 from erma.game.state import GameState
 from erma.game.win import check_win
 from erma.rules import find_ruleset
 from erma.rules.shapes import shape_mask
+from erma.scoring.features import F_CONCEALED, F_SELF_DRAWN
+from erma.scoring.pipeline import fan_floor
+from erma.scoring.suits import kind_facts
 
 PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
 
@@ -116,3 +120,44 @@ def test_a_discard_win_is_offered_as_its_definition_says(preset: str) -> None:
                 wins += expected
             apply(state, seat, rng.choice(legal))
     assert windows > 100 and wins >= 3
+
+
+@pytest.mark.parametrize("preset", ["cuopai789", "classic64", "wushuang128"])
+def test_a_scorable_wait_is_what_scoring_says(preset: str) -> None:
+    """报听's scorable wait (standard._scorable_wait, which takes a wait whose fan floor reaches the minimum
+    without scoring it) against the definition, every wait scored (:func:`check_win`), for every discard
+    of many random hands; and no wait's win keeps fewer fans toward the minimum than its floor."""
+    rules = find_ruleset(preset)
+    rng = random.Random(f"scorable:{preset}")
+    discards = ready = settled = 0
+    for game in range(40):
+        state = new_hand(rules, f"scorable:{preset}:{game}")
+        while state.phase is not Phase.END:
+            seat = state.actor
+            legal = legal_actions(state, seat)
+            me = state.seats[seat]
+            if state.phase is Phase.TURN and me.size % 3 == 2 and not me.riichi:
+                for t in [t for t in rules.kinds if me.counts[t]]:
+                    trial = copy.deepcopy(state)
+                    mine = trial.seats[seat]
+                    mine.remove(t)
+                    mine.riichi = True
+                    held = sum(1 << k for k in {*mine.tiles(), *(k for m in mine.melds for k in m.tiles)})
+                    situation = F_SELF_DRAWN if mine.melds else F_SELF_DRAWN | F_CONCEALED
+                    expected = False
+                    for w in slow_waits(trial, seat, mine.key, mine.size):
+                        floor = fan_floor(rules.fan_table, kind_facts(held | 1 << w) | situation, True)
+                        mine.add(w)
+                        found = check_win(trial, seat, w, "self")
+                        mine.remove(w)
+                        if found is not None:
+                            assert found.min_total >= floor, (t, w, floor, found.min_total)
+                        else:
+                            assert floor < rules.min_fan, (t, w, floor)
+                        settled += floor >= rules.min_fan
+                        expected = expected or found is not None
+                    assert _scorable_wait(state, seat, t) == expected, (t, expected)
+                    discards += 1
+                    ready += expected
+            apply(state, seat, rng.choice(legal))
+    assert discards > 1000 and ready > 30 and settled > 30, (discards, ready, settled)

@@ -430,13 +430,20 @@ def _special_floor(
 
 
 def draws_below(
-    key: int, n: int, kinds: tuple[int, ...], below: int, jokers: int = 0, allowed: int = ALL
+    key: int,
+    n: int,
+    kinds: tuple[int, ...],
+    below: int,
+    jokers: int = 0,
+    allowed: int = ALL,
+    first: bool = False,
 ) -> tuple[int, ...]:
     """The kinds ``t`` among ``kinds`` with ``overall(key + INC[t], n + 1, jokers) < below``: the draws that
     complete a 3k+1 hand (``below=0``) or bring it closer (``below=`` its shanten), what the bots ask of every
     hand they weigh. The changed group is combined once with the other three (:func:`_rests`); the special
     shapes are read only when the regular one does not already go below, and only as far as ``below`` (none
-    when :func:`_special_floor` shows they cannot go below it)."""
+    when :func:`_special_floor` shows they cannot go below it). With ``first``, only the first such kind
+    (the kinds after it are not looked at)."""
     m, p, s, h = _groups(key)
     rm, rp, rs, rh = _rests(m, p, s, h)
     n1 = n + 1
@@ -472,6 +479,8 @@ def draws_below(
             v = _special(mm, pp, ss, hh, n1, jokers, below, f, allowed)
         if v < below:
             out.append(t)
+            if first:
+                break
     return tuple(out)
 
 

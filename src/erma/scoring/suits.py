@@ -25,6 +25,7 @@ from erma.scoring.features import (
     F_GREEN_ONLY,
     F_HONORS,
     F_NO_HONORS,
+    F_ONE_SUIT,
     F_OUTSIDE_ONLY,
     F_RANKS_1_4,
     F_RANKS_4_6,
@@ -32,6 +33,8 @@ from erma.scoring.features import (
     F_REVERSIBLE_ONLY,
     F_SIMPLES_ONLY,
     F_TERMINALS_ONLY,
+    F_THREE_SUITS,
+    F_TWO_SUITS,
     F_WINDS_DRAGONS,
     M_HONORS,
     M_TERMINALS,
@@ -88,6 +91,25 @@ RANKS: Final = tuple(((rm & -rm).bit_length(), rm.bit_length()) for rm in range(
 """By a 9-bit rank pattern: the lowest and highest rank present (1–9), (0, 0) for none."""
 RANKS_FACTS: Final = tuple(_ranks_facts(rm) for rm in range(512))
 """By a 9-bit rank pattern: the F_RANKS_* facts that hold."""
+_SUITS_FACT: Final = (0, F_ONE_SUIT, F_TWO_SUITS, F_THREE_SUITS)
+"""By the number of suits present: the fact that says so."""
+
+
+def kind_facts(mask: int) -> int:
+    """The hand facts that the kinds present decide (bit t of ``mask`` for kind t: the standing tiles, the
+    winning tile and the declared sets' together): the suits, the honours and the "only …" facts as
+    :func:`erma.scoring.facts.build_facts` makes them from its groups' infos, all but F_FOUR_COPIES (a count,
+    not a kind, decides it) and the facts of the win's situation (self-drawn, concealed, …)."""
+    b0 = mask & 511
+    b1 = (mask >> 9) & 511
+    b2 = (mask >> 18) & 511
+    h = (mask >> 27) & 127
+    return (
+        (_SUIT_ALL[0][b0] & _SUIT_ALL[1][b1] & _SUIT_ALL[2][b2] & _HONOR_ALL[h])
+        | _HONOR_ANY[h]
+        | _SUITS_FACT[(b0 != 0) + (b1 != 0) + (b2 != 0)]
+        | RANKS_FACTS[b0 | b1 | b2]
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,9 @@ from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
 from erma.rules.shapes import shape_mask
 from erma.scoring import plan_for
+from erma.scoring.features import F_CONCEALED, F_SELF_DRAWN
+from erma.scoring.pipeline import fan_floor
+from erma.scoring.suits import kind_facts
 from erma.tiles import Tile
 
 _NO_EXTRAS: Mapping[str, Any] = {}
@@ -281,9 +284,15 @@ def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:
     (a shape the table cannot score, such as 组合龙 in ``cuopai13``, or fans below the minimum, would lock
     a hand that throws its own winning tile away). The state is put back as it was.
 
-    The waits are :func:`~erma.game.legal.waits_of`'s, in the same kind order, each found as it is tried:
-    the first that scores ends the search (nearly always the first wait), so the kinds after it are not
-    looked at."""
+    The waits are :func:`~erma.game.legal.waits_of`'s, in the same kind order, each found as it is tried
+    (:func:`~erma.analysis.shapes.draws_below` with ``first``: the changed group combined once with the
+    rest): the first that scores ends the search (nearly always the first wait), so the kinds after it are
+    not looked at.
+
+    A wait whose win's fan floor (:func:`erma.scoring.pipeline.fan_floor`: the fans every reading of it
+    scores, from the kinds it holds, self-drawn, declared ready and, with no declared set, concealed)
+    reaches the minimum scores without being scored: in 万 + honours every hand is a flush of some kind
+    (混一色 at least), so with 报听 and 自摸 nearly every wait is settled so."""
     me = state.seats[seat]
     rules = state.rules
     declared = me.riichi
@@ -291,13 +300,27 @@ def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:
     me.riichi = True
     try:
         key = me.key
-        n = me.size + 1
         allowed = shape_mask(rules)
         copies = rules.copies
         in_sets = copies_in_sets(me.melds)
-        for w in rules.kinds:
-            if all_held(key, in_sets, w, copies) or shapes.overall(key + INC[w], n, 0, allowed) != -1:
-                continue  # every copy held, or not a wait
+        table = rules.fan_table
+        least = rules.min_fan
+        held = 0  # the kinds the hand and its declared sets hold
+        for t in rules.kinds:
+            if (key >> (4 * t)) & 15 or in_sets[t]:
+                held |= 1 << t
+        situation = F_SELF_DRAWN if me.melds else F_SELF_DRAWN | F_CONCEALED
+        kinds = rules.kinds
+        while kinds:
+            found = shapes.draws_below(key, me.size, kinds, 0, 0, allowed, True)
+            if not found:
+                return False
+            w = found[0]
+            kinds = kinds[kinds.index(w) + 1 :]
+            if all_held(key, in_sets, w, copies):
+                continue  # every copy held
+            if fan_floor(table, kind_facts(held | 1 << w) | situation, True) >= least:
+                return True
             me.add(w)
             try:
                 if wins(state, seat, w, "self"):
