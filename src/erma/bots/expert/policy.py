@@ -288,7 +288,7 @@ class ExpertBot:
             k, n, meld = claimed
             if a.kind is Kind.KONG:
                 _, bk = est.race(k, n, view.jokers, (*view.melds, meld), after + 1)
-                scored.append((bk[after + 1], a))
+                scored.append((bk[after + 1] - self.settings.claim_margin, a))
                 continue
             melds = (*view.melds, meld)
             best = float("-inf")
@@ -306,7 +306,7 @@ class ExpertBot:
                         phys = 31  # 白板 plays as the 财神's kind
                     v = (1 - danger[phys]) * v - danger[phys] * est.cost
                 best = max(best, v)
-            scored.append((best, a))
+            scored.append((best - self.settings.claim_margin, a))
         return max(scored, key=lambda x: x[0])[1]
 
     # ------------------------------------------------------------------------------ 温州 wins

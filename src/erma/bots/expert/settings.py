@@ -120,3 +120,13 @@ class Settings:
     """Where the fan table has 报听一发 (``erqs``: 4 fans): a declared hand's wins on its next own draw and on
     the opponent's next two discards count them (:meth:`~erma.bots.expert.estimate.Estimator.declared_race`),
     in the value of declaring now and later. Since 2026-12-06 (issue 39)."""
+    cost_scale: float = 1.0
+    """The opponent's win costs this many times its mean (:attr:`Estimator.cost`): above 1 the race counts
+    each turn the hand is not won, and each risky discard, as dearer, so faster hands rank higher (issue 39
+    tuning; 1.0: the mean)."""
+    claim_margin: float = 0.0
+    """With :attr:`own` holding claims: a claim is made only when its estimate beats passing by this many
+    points (negative: claims more readily; issue 39 tuning)."""
+    hazard_scale: float = 1.0
+    """An opponent turn's hazard (:func:`~erma.bots.expert.opponent.turn_hazards`) times this, capped below 1
+    (issue 39 tuning; 1.0: the measured rates)."""
