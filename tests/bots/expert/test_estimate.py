@@ -167,3 +167,21 @@ def test_imagined_completions_score_what_the_hand_can_become() -> None:
     )
     assert again == mixed
     assert Estimator(view, Settings(samples=0)).completions(key, 7, (chow,)) == 0.0
+
+
+def test_the_opponents_threat_is_scaled_by_settings() -> None:
+    """``cost_scale`` multiplies what the opponent's win costs, ``hazard_scale`` each of its turns' hazard
+    (capped below 1): either makes a hand far from ready worth less, as each turn it is not won is dearer."""
+    from erma.analysis.api import pack
+    from erma.tiles import parse
+
+    view = seat_view(new_hand(find_ruleset("classic64"), "threat", dealer=0), 0)
+    base = Estimator(view, Settings())
+    dear = Estimator(view, Settings(cost_scale=2.0))
+    risky = Estimator(view, Settings(hazard_scale=3.0))
+    assert dear.cost == pytest.approx(2 * base.cost) and risky.cost == base.cost
+    assert all(r == pytest.approx(min(0.95, 3 * h)) for r, h in zip(risky.hazard, base.hazard, strict=True))
+    assert any(h > 0 for h in base.hazard)
+    key = pack(parse("1245789m112234z"))
+    worth = [e.race(key, 13, 0, (), 10)[0][10] for e in (base, dear, risky)]
+    assert worth[0] > worth[1] and worth[0] > worth[2]

@@ -99,6 +99,32 @@ def test_claims_by_the_estimate_outside_wenzhou(name: str) -> None:
     assert seen >= 5
 
 
+def test_claim_margin_holds_claims_back() -> None:
+    """``claim_margin``: a claim must beat passing by that many points; with a margin no claim can reach,
+    level5 passes every claim it would have made (and still takes every win)."""
+    import dataclasses
+
+    rules = find_ruleset("classic64")
+    made = held = 0
+    for g in range(6):
+        state = new_hand(rules, f"margin:{g}", dealer=g % 2)
+        players = [make_bot("greedy", g), make_bot("greedy", g + 1)]
+        while state.phase is not Phase.END:
+            seat = state.actor
+            legal = legal_actions(state, seat)
+            view = seat_view(state, seat)
+            if state.phase is Phase.CLAIM and any(a.kind in (Kind.CHOW, Kind.PUNG, Kind.KONG) for a in legal):
+                plain = ExpertBot(g).choose(view, legal)
+                never = ExpertBot(g, settings=dataclasses.replace(Settings(), claim_margin=1e9))
+                got = never.choose(view, legal)
+                assert got.kind in (Kind.PASS, Kind.WIN)
+                if plain.kind in (Kind.CHOW, Kind.PUNG, Kind.KONG):
+                    made += 1
+                    held += got.kind is Kind.PASS
+            apply_unchecked(state, seat, players[seat].choose(view, legal))
+    assert made >= 3 and held == made
+
+
 def test_cuo_that_completes_the_hand_is_the_win() -> None:
     """搓牌 draws the tile chosen: a kind that completes the hand is a self-drawn win, worth its points (the
     estimate of before valued it as a hand about to discard)."""

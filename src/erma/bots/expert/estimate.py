@@ -86,13 +86,17 @@ class Estimator:
         self.context_id = cid
         """:data:`_CONTEXTS`' id of this seat's scoring context."""
         self.mean_open = mean_win_points(rules, concealed=False)
-        self.cost = OPPONENT_WIN_COST if self.wz else (self.mean + self.mean_open) / 2
+        base_cost = OPPONENT_WIN_COST if self.wz else (self.mean + self.mean_open) / 2
+        self.cost = settings.cost_scale * base_cost
         me, opp = view.seat, 1 - view.seat
         self.opp_riichi = view.riichi[opp]
         opp_discards = len(view.discards[opp])
         self.draws = view.draws_left
         horizon = self.draws // 2 + 2
-        self.hazard = turn_hazards(rules, self.opp_riichi, opp_discards, self.total, len(self.kinds), horizon)
+        hz = turn_hazards(rules, self.opp_riichi, opp_discards, self.total, len(self.kinds), horizon)
+        if settings.hazard_scale != 1.0:
+            hz = [min(0.95, settings.hazard_scale * h) for h in hz]
+        self.hazard = hz
         """An opponent turn's hazard, by turns from now (:func:`~erma.bots.expert.opponent.turn_hazards`)."""
         self.melds = view.melds
         self.me = me

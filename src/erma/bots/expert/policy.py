@@ -281,6 +281,7 @@ class ExpertBot:
         scored: list[tuple[float, Action]] = [(b[mine_next], PASS)]
         after = left // 2
         danger = est.danger() if self.settings.defense else None
+        margin = self.settings.claim_margin if view.rules.min_fan >= self.settings.far_min_fan else 0.0
         for a in legal:
             claimed = claimed_hand(view, a, p)
             if claimed is None:
@@ -288,7 +289,7 @@ class ExpertBot:
             k, n, meld = claimed
             if a.kind is Kind.KONG:
                 _, bk = est.race(k, n, view.jokers, (*view.melds, meld), after + 1)
-                scored.append((bk[after + 1], a))
+                scored.append((bk[after + 1] - margin, a))
                 continue
             melds = (*view.melds, meld)
             best = float("-inf")
@@ -306,7 +307,7 @@ class ExpertBot:
                         phys = 31  # 白板 plays as the 财神's kind
                     v = (1 - danger[phys]) * v - danger[phys] * est.cost
                 best = max(best, v)
-            scored.append((best, a))
+            scored.append((best - margin, a))
         return max(scored, key=lambda x: x[0])[1]
 
     # ------------------------------------------------------------------------------ 温州 wins

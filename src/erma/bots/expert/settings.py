@@ -120,3 +120,16 @@ class Settings:
     """Where the fan table has 报听一发 (``erqs``: 4 fans): a declared hand's wins on its next own draw and on
     the opponent's next two discards count them (:meth:`~erma.bots.expert.estimate.Estimator.declared_race`),
     in the value of declaring now and later. Since 2026-12-06 (issue 39)."""
+    cost_scale: float = 1.0
+    """The opponent's win costs this many times its mean (:attr:`Estimator.cost`): above 1 the race counts
+    each turn the hand is not won, and each risky discard, as dearer, so faster hands rank higher (issue 39
+    tuning; 1.0: the mean)."""
+    claim_margin: float = 0.0
+    """With :attr:`own` holding claims, where a win needs :attr:`far_min_fan` fans or more (classic64,
+    wushuang128): a claim (吃碰杠 of a discard) is made only when its estimate beats passing by this many
+    points (0: the better estimate; negative: claims more readily). 2 measured +1.1 a hand in classic64 on the
+    tuning seeds and −0.13 on the fresh seed ``h19-report``, so it stays 0
+    (docs/lab/2026-12-07-level5-claims.md)."""
+    hazard_scale: float = 1.0
+    """An opponent turn's hazard (:func:`~erma.bots.expert.opponent.turn_hazards`) times this, capped below 1
+    (issue 39 tuning; 1.0: the measured rates)."""
