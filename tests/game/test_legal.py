@@ -21,7 +21,7 @@ from erma.game.win import check_win
 from erma.rules import find_ruleset
 from erma.rules.shapes import shape_mask
 from erma.scoring.features import F_CONCEALED, F_SELF_DRAWN
-from erma.scoring.pipeline import fan_floor
+from erma.scoring.floor import fan_floor
 from erma.scoring.suits import kind_facts
 
 PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]

@@ -1,4 +1,4 @@
-"""The fan floor (erma.scoring.pipeline.fan_floor) never promises more than a win scores: on every reading
+"""The fan floor (erma.scoring.floor.fan_floor) never promises more than a win scores: on every reading
 of the corpus, with every table, declared ready or not, the fans toward the minimum that the reading keeps
 reach at least the floor of the hand's facts; and the facts the kinds decide (erma.scoring.suits.kind_facts)
 are the hand's own."""
@@ -29,7 +29,7 @@ from erma.scoring.features import (
     F_TWO_SUITS,
     F_WINDS_DRAGONS,
 )
-from erma.scoring.pipeline import fan_floor
+from erma.scoring.floor import fan_floor
 from erma.scoring.suits import kind_facts
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "mcr_corpus.jsonl"

@@ -26,7 +26,7 @@ from erma.rules import RuleSet
 from erma.rules.shapes import shape_mask
 from erma.scoring import plan_for
 from erma.scoring.features import F_CONCEALED, F_SELF_DRAWN
-from erma.scoring.pipeline import fan_floor
+from erma.scoring.floor import fan_floor
 from erma.scoring.suits import kind_facts
 from erma.tiles import Tile
 
@@ -289,7 +289,7 @@ def _scorable_wait(state: GameState, seat: int, discard: Tile) -> bool:
     rest): the first that scores ends the search (nearly always the first wait), so the kinds after it are
     not looked at.
 
-    A wait whose win's fan floor (:func:`erma.scoring.pipeline.fan_floor`: the fans every reading of it
+    A wait whose win's fan floor (:func:`erma.scoring.floor.fan_floor`: the fans every reading of it
     scores, from the kinds it holds, self-drawn, declared ready and, with no declared set, concealed)
     reaches the minimum scores without being scored: in 万 + honours every hand is a flush of some kind
     (混一色 at least), so with 报听 and 自摸 nearly every wait is settled so."""
