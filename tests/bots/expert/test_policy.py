@@ -4,17 +4,35 @@ estimate outside 温州, 搓牌 that completes the hand."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from erma.bots import make_bot
 from erma.bots.expert import Estimator, ExpertBot, Settings
-from erma.game import Kind, Phase, apply_unchecked, legal_actions, new_hand, seat_view
-from erma.rules import find_ruleset
+from erma.game import Action, Kind, Phase, SeatView, apply_unchecked, legal_actions, new_hand, seat_view
+from erma.game.state import GameState
+from erma.rules import RuleSet, find_ruleset
 from tests.game.test_properties import reshuffled
 
 PRESETS = ["cuopai789", "classic64", "wushuang128", "wenzhou2p"]
 LEVELS = ["level1", "level2", "level3", "level4", "level5"]
+
+
+def greedy_decisions(
+    rules: RuleSet, tag: str, games: int
+) -> Iterator[tuple[int, GameState, int, list[Action], SeatView]]:
+    """Every decision of ``games`` hands between two greedy bots (hand g: seed ``f"{tag}:{g}"``, dealer
+    ``g % 2``), as (g, state, seat, legal, view); greedy's move is applied once the caller has looked."""
+    for g in range(games):
+        state = new_hand(rules, f"{tag}:{g}", dealer=g % 2)
+        players = [make_bot("greedy", g), make_bot("greedy", g + 1)]
+        while state.phase is not Phase.END:
+            seat = state.actor
+            legal = legal_actions(state, seat)
+            view = seat_view(state, seat)
+            yield g, state, seat, legal, view
+            apply_unchecked(state, seat, players[seat].choose(view, legal))
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -80,22 +98,15 @@ def test_claims_by_the_estimate_outside_wenzhou(name: str) -> None:
     they stay greedy's."""
     rules = find_ruleset(name)
     seen = 0
-    for g in range(4):
-        state = new_hand(rules, f"claims:{g}", dealer=g % 2)
-        players = [make_bot("greedy", g), make_bot("greedy", g + 1)]
-        while state.phase is not Phase.END:
-            seat = state.actor
-            legal = legal_actions(state, seat)
-            view = seat_view(state, seat)
-            if state.phase is Phase.CLAIM and any(a.kind in (Kind.CHOW, Kind.PUNG) for a in legal):
-                bot = ExpertBot(g)
-                got = bot.choose(view, legal)
-                if name == "wenzhou2p":
-                    assert got == bot.greedy.choose(view, legal)
-                elif Kind.WIN not in {a.kind for a in legal}:
-                    assert got == bot._claim(view, Estimator(view, bot.settings, bot.seed), legal)
-                seen += 1
-            apply_unchecked(state, seat, players[seat].choose(view, legal))
+    for g, state, _, legal, view in greedy_decisions(rules, "claims", 4):
+        if state.phase is Phase.CLAIM and any(a.kind in (Kind.CHOW, Kind.PUNG) for a in legal):
+            bot = ExpertBot(g)
+            got = bot.choose(view, legal)
+            if name == "wenzhou2p":
+                assert got == bot.greedy.choose(view, legal)
+            elif Kind.WIN not in {a.kind for a in legal}:
+                assert got == bot._claim(view, Estimator(view, bot.settings, bot.seed), legal)
+            seen += 1
     assert seen >= 5
 
 
@@ -106,22 +117,15 @@ def test_claim_margin_holds_claims_back() -> None:
 
     rules = find_ruleset("classic64")
     made = held = 0
-    for g in range(6):
-        state = new_hand(rules, f"margin:{g}", dealer=g % 2)
-        players = [make_bot("greedy", g), make_bot("greedy", g + 1)]
-        while state.phase is not Phase.END:
-            seat = state.actor
-            legal = legal_actions(state, seat)
-            view = seat_view(state, seat)
-            if state.phase is Phase.CLAIM and any(a.kind in (Kind.CHOW, Kind.PUNG, Kind.KONG) for a in legal):
-                plain = ExpertBot(g).choose(view, legal)
-                never = ExpertBot(g, settings=dataclasses.replace(Settings(), claim_margin=1e9))
-                got = never.choose(view, legal)
-                assert got.kind in (Kind.PASS, Kind.WIN)
-                if plain.kind in (Kind.CHOW, Kind.PUNG, Kind.KONG):
-                    made += 1
-                    held += got.kind is Kind.PASS
-            apply_unchecked(state, seat, players[seat].choose(view, legal))
+    for g, state, _, legal, view in greedy_decisions(rules, "margin", 6):
+        if state.phase is Phase.CLAIM and any(a.kind in (Kind.CHOW, Kind.PUNG, Kind.KONG) for a in legal):
+            plain = ExpertBot(g).choose(view, legal)
+            never = ExpertBot(g, settings=dataclasses.replace(Settings(), claim_margin=1e9))
+            got = never.choose(view, legal)
+            assert got.kind in (Kind.PASS, Kind.WIN)
+            if plain.kind in (Kind.CHOW, Kind.PUNG, Kind.KONG):
+                made += 1
+                held += got.kind is Kind.PASS
     assert made >= 3 and held == made
 
 
@@ -153,32 +157,25 @@ def test_far_discards_by_imagined_completions(name: str) -> None:
     rules = find_ruleset(name)
     settings = Settings(far=8)
     far = differ = 0
-    for g in range(10):
-        state = new_hand(rules, f"far:{name}:{g}", dealer=g % 2)
-        players = [make_bot("greedy", g), make_bot("greedy", g + 1)]
-        while state.phase is not Phase.END:
-            seat = state.actor
-            legal = legal_actions(state, seat)
-            view = seat_view(state, seat)
-            if state.phase is Phase.TURN and not view.riichi[1 - seat]:
-                bot = ExpertBot(g, settings=settings)
-                base = ExpertBot(g, settings=settings).greedy.choose(view, legal)  # (its ties use its rng)
-                est = Estimator(view, bot.settings, bot.seed)
-                if base.kind is Kind.DISCARD and est.shanten(*_after(view, base.tile)) > bot.settings.ahead:
-                    got = bot.choose(view, legal)
-                    assert got == ExpertBot(g, settings=settings).choose(view, legal)  # the same for a seed
-                    if got != base:
-                        assert name == "classic64"
-                        s = est.shanten(*_after(view, base.tile))
-                        assert got.kind is Kind.DISCARD and est.shanten(*_after(view, got.tile)) == s
-                        useful = {
-                            a.tile: sum(u for u, _, _ in est.improving(*_after(view, a.tile)[:3], s))
-                            for a in (base, got)
-                        }
-                        assert useful[got.tile] >= useful[base.tile] - bot.settings.keep  # type: ignore[operator]
-                        differ += 1
-                    far += 1
-            apply_unchecked(state, seat, players[seat].choose(view, legal))
+    for g, state, seat, legal, view in greedy_decisions(rules, f"far:{name}", 10):
+        if state.phase is Phase.TURN and not view.riichi[1 - seat]:
+            bot = ExpertBot(g, settings=settings)
+            base = ExpertBot(g, settings=settings).greedy.choose(view, legal)  # (its ties use its rng)
+            est = Estimator(view, bot.settings, bot.seed)
+            if base.kind is Kind.DISCARD and est.shanten(*_after(view, base.tile)) > bot.settings.ahead:
+                got = bot.choose(view, legal)
+                assert got == ExpertBot(g, settings=settings).choose(view, legal)  # the same for a seed
+                if got != base:
+                    assert name == "classic64"
+                    s = est.shanten(*_after(view, base.tile))
+                    assert got.kind is Kind.DISCARD and est.shanten(*_after(view, got.tile)) == s
+                    useful = {
+                        a.tile: sum(u for u, _, _ in est.improving(*_after(view, a.tile)[:3], s))
+                        for a in (base, got)
+                    }
+                    assert useful[got.tile] >= useful[base.tile] - bot.settings.keep  # type: ignore[operator]
+                    differ += 1
+                far += 1
     assert far >= 5
     assert (differ > 0) == (name == "classic64")
 
