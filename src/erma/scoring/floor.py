@@ -5,13 +5,8 @@ table (tests/scoring/test_floor.py)."""
 
 from __future__ import annotations
 
-from typing import Final
-
 from erma.scoring.features import ALL_SHAPES, F_CONCEALED, SHAPE_BITS
-from erma.scoring.pipeline import DECLARED_FANS, Plan, plan_for
-
-_PLANS: Final[dict[str, Plan]] = {}
-""":func:`plan_for`'s plans by table name (a dict look-up costs less than a cached call)."""
+from erma.scoring.pipeline import DECLARED_FANS, PLANS, Plan, plan_for
 
 
 def fan_floor(table: str, features: int, declared_ready: bool) -> int:
@@ -22,9 +17,9 @@ def fan_floor(table: str, features: int, declared_ready: bool) -> int:
     :data:`DECLARED_FANS`). ``points_of_counts``-style minimum checks may skip scoring a win whose floor
     reaches the minimum: the win scores at least that much, whatever its readings. Memoised (a pure fact
     of the table)."""
-    plan = _PLANS.get(table)
+    plan = PLANS.get(table)
     if plan is None:
-        plan = _PLANS[table] = plan_for(table)
+        plan = PLANS[table] = plan_for(table)
     key = features << 1 | declared_ready
     memo = plan.floors
     found = memo.get(key)

@@ -747,8 +747,9 @@ def _entry(k: Kept, found: list[Hit], facts: HandFacts) -> dict[str, Any]:
     return entry
 
 
-_PLANS: Final[dict[str, Plan]] = {}
-""":func:`plan_for`'s plans by table name, for score_record (a dict look-up costs less than a cached call)."""
+PLANS: Final[dict[str, Plan]] = {}
+""":func:`plan_for`'s plans by table name, for score_record and the fan floor (:mod:`erma.scoring.floor`):
+a dict look-up costs less than a cached call."""
 
 
 def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any]:
@@ -758,9 +759,9 @@ def score_record(record: Mapping[str, Any], table: str = "mcr") -> dict[str, Any
     "invalid_input", "message": …}``; never raises for a bad record (an unknown or malformed *table*
     raises :class:`~erma.errors.RuleSetError`, a configuration error).
     """
-    plan = _PLANS.get(table)
+    plan = PLANS.get(table)
     if plan is None:
-        plan = _PLANS[table] = plan_for(table)  # a bad table is the caller's error: let RuleSetError through
+        plan = PLANS[table] = plan_for(table)  # a bad table is the caller's error: let RuleSetError through
     facts = plain_facts(record)  # most records: straight into the hand's facts
     if facts is None:
         try:
