@@ -31,9 +31,10 @@ $(STAMP): $(BASE) pyproject.toml setup.py
 	touch $(STAMP)
 
 ## The one compile (setup.py: mypyc), in place beside the sources; again whenever a core source changed. It
-## needs only $(BASE), so `make test` runs it while the rest installs.
+## needs only $(BASE), so `make test` runs it while the rest installs. `--force`: every module's file is
+## written again (a module's small stub does not change with its code, and an old one reads as stale).
 $(BUILT): $(BASE) $(CORE) setup.py
-	$(BIN)/python setup.py --quiet build_ext --inplace
+	$(BIN)/python setup.py --quiet build_ext --inplace --force
 	touch $(BUILT)
 
 install: $(STAMP) $(BUILT)
@@ -53,7 +54,7 @@ run: install
 test: $(BASE)
 	@st=0; log=$$(mktemp); \
 	$(MAKE) --no-print-directory $(BUILT) > $$log 2>&1 & build=$$!; \
-	$(MAKE) --no-print-directory $(STAMP) || { wait $$build; exit 1; }; \
+	$(MAKE) --no-print-directory $(STAMP) || { wait $$build; rm -f $$log; exit 1; }; \
 	$(MAKE) --no-print-directory lint || st=$$?; \
 	$(MAKE) --no-print-directory typecheck || st=$$?; \
 	$(MAKE) --no-print-directory pure || st=$$?; \
