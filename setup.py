@@ -28,9 +28,11 @@ COMPILED = [
     "src/erma/bots/random_bot.py",
     "src/erma/bots/stakes.py",
     "src/erma/bots/expert",
+    "src/erma/bots/nn",  # the learning view: the environments' observations and masks, and the nn bot
+    "src/erma/lab/env/table.py",  # the environments' one hand: each step's view, mask and observation
 ]
-"""What mypyc compiles (files and packages, every module in them): the pure core, layer by layer, and the
-bots' hot paths."""
+"""What mypyc compiles (files and packages, every module in them): the pure core, layer by layer, the
+bots' hot paths and the environments' step."""
 
 NOT_COMPILED = [
     "src/erma/scoring/cli.py",  # the `erma fan` command's argument handling: nothing hot

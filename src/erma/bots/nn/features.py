@@ -77,22 +77,24 @@ ACTION_NAMES: tuple[str, ...] = (
 )
 """A readable name per action index (kinds as 0–33)."""
 
-_TILE_BASE = {
-    Kind.CONCEALED_KONG: CKONG,
-    Kind.ADDED_KONG: AKONG,
-    Kind.EXTEND_KONG: XKONG,
-    Kind.SELECT: SELECT,
-    Kind.CUO: CUO,
-}
-_PLAIN = {
-    Kind.PUNG: PUNG,
-    Kind.KONG: KONG,
-    Kind.WIN: WIN_,
-    Kind.PASS: PASS_,
-    Kind.EXCHANGE: EXCHANGE,
-    Kind.MAIDI: MAIDI,
-    Kind.DINGDI: DINGDI,
-}
+_TILE_BASE: tuple[tuple[Kind, int], ...] = (
+    (Kind.CONCEALED_KONG, CKONG),
+    (Kind.ADDED_KONG, AKONG),
+    (Kind.EXTEND_KONG, XKONG),
+    (Kind.SELECT, SELECT),
+    (Kind.CUO, CUO),
+)
+_PLAIN: tuple[tuple[Kind, int], ...] = (
+    (Kind.PASS, PASS_),
+    (Kind.WIN, WIN_),
+    (Kind.PUNG, PUNG),
+    (Kind.KONG, KONG),
+    (Kind.EXCHANGE, EXCHANGE),
+    (Kind.MAIDI, MAIDI),
+    (Kind.DINGDI, DINGDI),
+)
+"""Kinds and their index (the kind's tile added for those in ``_TILE_BASE``), scanned by identity: an enum's
+hash is a Python call, even compiled."""
 _PICK_ANY = Action(Kind.PICK, index=-1)
 """Stands for "pick" in an action table until the picker draws the position."""
 
@@ -102,12 +104,12 @@ def action_index(a: Action) -> int:
     k = a.kind
     if k is Kind.DISCARD:
         return (RIICHI if a.riichi else DISCARD) + a.tile
-    base = _TILE_BASE.get(k)
-    if base is not None:
-        return base + a.tile
-    plain = _PLAIN.get(k)
-    if plain is not None:
-        return plain
+    for kind, base in _TILE_BASE:
+        if kind is k:
+            return base + a.tile
+    for kind, index in _PLAIN:
+        if kind is k:
+            return index
     if k is Kind.CHOW:
         return CHOW + 7 * (a.tile // 9) + a.tile % 9
     if k is Kind.ACCEPT:
@@ -171,7 +173,8 @@ def resolve(a: Action, reserve: int, rng: random.Random) -> Action:
 
 # ------------------------------------------------------------------------------------ observations
 
-_PHASE_AT = {p: SCALARS.index(f"phase_{p.value}") for p in PHASES}
+_PHASE_AT: tuple[tuple[Phase, int], ...] = tuple((p, SCALARS.index(f"phase_{p.value}")) for p in PHASES)
+"""Each phase's one-hot scalar, scanned by identity (an enum's hash is a Python call, even compiled)."""
 
 ORACLE_PLANES: tuple[str, ...] = ("opponent_hand", "wall", "next_draw", "reserve")
 """The oracle observation's planes: the opponent's concealed tiles, the undrawn wall's tiles, the next
@@ -266,7 +269,11 @@ def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
     s[15] = len(view.meld_texts[seat])
     s[16] = len(view.meld_texts[other])
     s[17] = view.actor == seat
-    s[_PHASE_AT[view.phase]] = 1
+    phase = view.phase
+    for p, at in _PHASE_AT:
+        if p is phase:
+            s[at] = 1
+            break
     return b, s
 
 

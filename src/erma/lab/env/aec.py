@@ -86,7 +86,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         rewards, illegal = self._table.step(int(action), self._rng)
         self.infos[agent] = {"illegal": illegal}
-        self.rewards = {a: rewards[i] for i, a in enumerate(AGENTS)}
+        self.rewards = {AGENTS[0]: rewards[0], AGENTS[1]: rewards[1]}
         if self._table.over:
             self.terminations = dict.fromkeys(self.agents, True)
             result = self._table.state.result
