@@ -252,8 +252,13 @@ class Wenzhou:
         me = state.seats[seat]
         if state.wild is None:  # before the deal
             return tuple(me.counts), me.key, 0
-        key, jokers = wz.play_key(me.counts, state.wild)
-        return tuple((key >> (4 * t)) & 15 for t in range(34)), key, jokers
+        wild = state.wild
+        counts = [0] * 34
+        for t, c in enumerate(me.counts):
+            if c and t != wild:
+                counts[wz.play_kind(t, wild)] += c
+        key, jokers = wz.play_key(me.counts, wild)
+        return tuple(counts), key, jokers  # the counts unpacked from the key, without 34 shifts of a long int
 
     def on_decline(self, state: GameState, seat: int, tile: Tile, how: str) -> None:
         """过水: remember the best multiplier declined until the seat's next draw."""
