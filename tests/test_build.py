@@ -30,6 +30,8 @@ CORE = (
     "erma.game.state",
     "erma.bots.greedy",
     "erma.bots.expert.estimate",
+    "erma.bots.nn.features",
+    "erma.lab.env.table",
 )
 
 _DIGEST = """
@@ -41,6 +43,30 @@ h = hashlib.sha256()
 for _ in range(int(sys.argv[1])):
     hand = rng.sample(full, 13)
     h.update(json.dumps([shanten(hand), useful_tiles(hand)]).encode())
+print(h.hexdigest())
+"""
+
+_ENV_DIGEST = """
+import hashlib, sys
+import numpy as np
+from erma.lab.env import raw_env
+from erma.lab.env.table import flatten
+h = hashlib.sha256()
+for preset in ("cuopai789", "classic64", "wushuang128", "wenzhou2p"):
+    e = raw_env(preset)
+    e.reset(seed=7)
+    rng = np.random.default_rng(7)
+    for _ in range(int(sys.argv[1])):
+        a = e.agent_selection
+        if e.terminations[a]:
+            e.reset()
+            continue
+        obs = e.observe(a)
+        for part in (obs["observation"], obs["scalars"], obs["action_mask"], flatten(obs, e.rules)):
+            h.update(part.tobytes())
+        allowed = np.flatnonzero(obs["action_mask"])
+        e.step(int(allowed[rng.integers(len(allowed))]))
+        h.update(repr(sorted(e.rewards.items())).encode())
 print(h.hexdigest())
 """
 
@@ -76,6 +102,12 @@ def test_version_says_which_build() -> None:
 def test_same_shanten_and_useful_tiles_both_builds() -> None:
     """20,000 random hands: the same shanten and useful tiles, compiled and pure (one digest each)."""
     assert _run(_DIGEST, "20000", pure=True) == _run(_DIGEST, "20000", pure=False)
+
+
+def test_same_environment_observations_both_builds() -> None:
+    """The environments' observations (planes, scalars, mask, the flat network input) and rewards, 1,500
+    seeded steps in each preset: one digest, compiled and pure (the learning view is compiled too)."""
+    assert _run(_ENV_DIGEST, "1500", pure=True) == _run(_ENV_DIGEST, "1500", pure=False)
 
 
 def test_digest_is_sensitive() -> None:
