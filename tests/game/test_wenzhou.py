@@ -7,7 +7,10 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hypothesis_st
 
+from erma.analysis.tables import INC
 from erma.game import EndReason, HandResult, Phase, WinHow, apply, legal_actions, new_hand
 from erma.game.engine import events_for, offered_multiplier
 from erma.game.families import wenzhou_wins as wz
@@ -450,3 +453,14 @@ def test_robbing_an_added_kong_in_play() -> None:
         "(111m)"
     ]  # the robbed kong goes back to a pung
     assert verify(json.loads(json.dumps(to_record(state)))) == []
+
+
+@given(
+    counts=hypothesis_st.lists(hypothesis_st.integers(0, 4), min_size=34, max_size=34),
+    caishen=hypothesis_st.integers(0, 33),
+)
+def test_played_key_is_play_key_from_the_physical_key(counts: list[int], caishen: int) -> None:
+    """The two-nibble move from the physical key gives the same key as played and jokers as the pass over
+    the kinds (白板 as the 财神 among them, and 白板 as the 财神 itself)."""
+    physical = sum(c * INC[t] for t, c in enumerate(counts))
+    assert wz.played_key(physical, counts, caishen) == wz.play_key(counts, caishen)

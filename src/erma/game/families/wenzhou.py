@@ -252,13 +252,8 @@ class Wenzhou:
         me = state.seats[seat]
         if state.wild is None:  # before the deal
             return tuple(me.counts), me.key, 0
-        wild = state.wild
-        counts = [0] * 34
-        for t, c in enumerate(me.counts):
-            if c and t != wild:
-                counts[wz.play_kind(t, wild)] += c
-        key, jokers = wz.play_key(me.counts, wild)
-        return tuple(counts), key, jokers  # the counts unpacked from the key, without 34 shifts of a long int
+        key, jokers = wz.played_key(me.key, me.counts, state.wild)
+        return tuple(_play_counts(state, seat)), key, jokers
 
     def on_decline(self, state: GameState, seat: int, tile: Tile, how: str) -> None:
         """过水: remember the best multiplier declined until the seat's next draw."""
@@ -389,7 +384,7 @@ class Wenzhou:
         me = state.seats[seat]
         cs = _wild(state)
         rules = state.rules
-        key, jokers = wz.play_key(me.counts, cs)
+        key, jokers = wz.played_key(me.key, me.counts, cs)
         shanten = wz.shanten(key, me.size, jokers, not me.melds, rules)
         if shanten > 0 and jokers < 2:
             return None
