@@ -52,11 +52,17 @@ def play(args: argparse.Namespace) -> None:
         from erma.bots.expert import ExpertBot, Settings
         from erma.game.state import Phase
 
+        def value(k: str, v: str) -> object:
+            if k == "own":
+                return frozenset(Phase[p.upper()] for p in v.split("+") if p)
+            if v.startswith("@"):  # a JSON file: far_weights=@w.json (a list, as a tuple)
+                got = json.loads(Path(v[1:]).read_text(encoding="utf-8"))
+                return tuple(got) if isinstance(got, list) else got
+            return json.loads(v.lower())
+
         pairs = (x.split("=", 1) for x in args.a_settings.split(","))
-        kw: dict[str, object] = {  # true, false, numbers; own=triplet+claim (phases joined by +)
-            k: frozenset(Phase[p.upper()] for p in v.split("+") if p) if k == "own" else json.loads(v.lower())
-            for k, v in pairs
-        }
+        # true, false, numbers; own=triplet+claim (phases joined by +); @file.json
+        kw: dict[str, object] = {k: value(k, v) for k, v in pairs}
         return ExpertBot(seed, settings=replace(Settings(), **kw), name=name)
 
     out = Path(args.out)

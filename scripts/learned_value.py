@@ -1,0 +1,199 @@
+"""A value of the hand far from ready learned from outcomes (issue 39): record, fit, inspect.
+
+    python scripts/learned_value.py record --rules classic64 --walls 400 --seed h39o-tune-d1 --out d1.jsonl
+    python scripts/learned_value.py fit d1.jsonl d2.jsonl [--ridge 10] [--seats all|level5] [--out w.json]
+
+``record`` plays the arena's own games of ``--bots`` (default ``level5,greedy``: the walls and bot seeds of
+``erma arena``) and, at every turn of either seat where the discard leaves the hand ``--from`` (2) or more
+from ready (3 and more: the far decisions where level5 plays greedy's discard; 2: those its lookahead
+decides) and neither seat has declared 报听, writes one line: the features
+(:func:`erma.bots.expert.learned.far_features`, the seat's view only) of the hand after each lowest-shanten
+discard, their unseen useful tiles, the index of the discard played, which bot played it and, once the hand
+is over, the seat's final points. ``fit`` fits a ridge regression of the final points on the played
+discard's features (one row per decision), prints the weights with standard errors clustered by hand, and
+how often the fitted value would choose another discard within ``--keep`` useful tiles of the most (greedy's
+always allowed); ``--out`` writes the weights as JSON (the tuple for ``Settings.far_weights`` /
+``learned.FAR_WEIGHTS``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def record(args: argparse.Namespace) -> None:
+    from erma.analysis.tables import INC
+    from erma.bots import make_bot
+    from erma.bots.expert.estimate import Estimator
+    from erma.bots.expert.learned import far_features, value_honours
+    from erma.bots.expert.settings import Settings
+    from erma.game.actions import Kind
+    from erma.lab.arena import arena_bot_seed
+    from erma.lab.selfplay import hand_seed, play_hand
+    from erma.rules import find_ruleset
+
+    rules = find_ruleset(args.rules)
+    names = tuple(args.bots.split(","))
+    st = Settings()
+
+    class Recorder:
+        def __init__(self, inner: Any, log: list[dict[str, Any]], seat_tag: str) -> None:
+            self.inner = inner
+            self.name = inner.name
+            self.uses_view = True
+            self.log = log
+            self.tag = seat_tag
+
+        def choose(self, view: Any, legal: list[Any]) -> Any:
+            action = self.inner.choose(view, legal)
+            if (
+                action.kind is not Kind.DISCARD
+                or action.riichi
+                or view.riichi[1 - view.seat]
+                or view.riichi[view.seat]
+            ):
+                return action
+            est = Estimator(view, st, 0)
+            n = view.size - 1
+            sh: dict[int, int] = {}
+            for a in legal:
+                if a.kind is Kind.DISCARD and not a.riichi and a.tile not in sh:
+                    sh[a.tile] = est.shanten(view.key - INC[a.tile], n, 0)
+            best = min(sh.values())
+            if best < args.from_s or sh.get(action.tile) != best:
+                return action
+            valued = value_honours(view)
+            feats, useful, tiles = [], [], []
+            for t, s in sorted(sh.items()):
+                if s != best:
+                    continue
+                k = view.key - INC[t]
+                u = sum(x for x, _, _ in est.improving(k, n, 0, s))
+                c = list(view.counts)
+                c[t] -= 1
+                feats.append([round(f, 4) for f in far_features(view, c, k, n, s, u, valued)])
+                useful.append(u)
+                tiles.append(t)
+            self.log.append(
+                {"bot": self.tag, "seat": view.seat, "tiles": tiles, "useful": useful, "x": feats,
+                 "chosen": tiles.index(action.tile), "turn": len(view.discards[view.seat]), "s": best}
+            )
+            return action
+
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as fh:
+        for wall in range(args.start, args.walls):
+            seed = hand_seed(args.seed, wall)
+            for g in (0, 1):
+                bot_in_seat = (0, 1) if g == 0 else (1, 0)
+                log: list[dict[str, Any]] = []
+                bots = [
+                    Recorder(make_bot(names[bot_in_seat[s]], arena_bot_seed(args.seed, wall, g, s)), log,
+                             names[bot_in_seat[s]])
+                    for s in (0, 1)
+                ]
+                res = play_hand(rules, seed, bots, wall % 2).result
+                assert res is not None
+                for row in log:
+                    row["y"] = res.deltas[row["seat"]]
+                    row["wall"] = wall
+                    row["g"] = g
+                    fh.write(json.dumps(row) + "\n")
+            fh.flush()
+
+
+def load(paths: list[str], seats: str, min_s: int = 0) -> list[dict[str, Any]]:
+    rows = []
+    for p in paths:
+        with open(p, encoding="utf-8") as fh:
+            for line in fh:
+                r = json.loads(line)
+                if (seats != "all" and r["bot"] != seats) or r.get("s", 3) < min_s:
+                    continue
+                r["hand"] = f"{p}:{r['wall']}:{r['g']}:{r['seat']}"
+                rows.append(r)
+    return rows
+
+
+def fit(args: argparse.Namespace) -> None:
+    import numpy as np
+
+    from erma.bots.expert.learned import FEATURES
+
+    rows = load(args.data, args.seats, args.min_s)
+    x = np.array([r["x"][r["chosen"]] for r in rows], dtype=float)
+    y = np.array([r["y"] for r in rows], dtype=float)
+    drop = [FEATURES.index(f) for f in args.drop.split(",") if f]
+    mask = np.ones(x.shape[1], dtype=bool)
+    mask[drop] = False
+    xs = x[:, mask]
+    lam = np.full(xs.shape[1], args.ridge)
+    lam[0] = 0.0  # no penalty on the bias
+    a = xs.T @ xs + np.diag(lam)
+    w = np.linalg.solve(a, xs.T @ y)
+    resid = y - xs @ w
+    # standard errors clustered by hand (a hand's decisions share one outcome)
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        groups.setdefault(r["hand"], []).append(i)
+    ainv = np.linalg.inv(a)
+    meat = np.zeros_like(a)
+    for idx in groups.values():
+        sc = xs[idx].T @ resid[idx]
+        meat += np.outer(sc, sc)
+    se = np.sqrt(np.diag(ainv @ meat @ ainv))
+    names = [f for i, f in enumerate(FEATURES) if mask[i]]
+    print(f"rows {len(rows)}  hands {len(groups)}  mean y {y.mean():+.2f}  sd {y.std():.2f}  "
+          f"R2 {1 - resid.var() / y.var():.4f}")
+    for nme, wi, si in zip(names, w, se, strict=True):
+        print(f"  {nme:14s} {wi:+8.3f}  ± {si:6.3f}   t {wi / si if si else 0:+6.2f}")
+    full = np.zeros(x.shape[1])
+    full[mask] = w
+    # how often the value would change the choice
+    for keep in (0, 1, 2, 3, 5, 8, 99):
+        differ = gain = 0.0
+        for r in rows:
+            u = r["useful"]
+            most = max(u)
+            vals = [float(np.dot(full, f)) for f in r["x"]]
+            c = r["chosen"]
+            best = max((v, i) for i, v in enumerate(vals) if u[i] >= most - keep or i == c)
+            if best[1] != c and best[0] > vals[c] + args.margin:
+                differ += 1
+                gain += best[0] - vals[c]
+        print(f"  keep {keep:2d}: differs in {differ / len(rows):6.2%} of decisions, "
+              f"predicted gain {gain / max(1, len(groups)):+.3f} a hand-seat")
+    if args.out:
+        Path(args.out).write_text(json.dumps([round(float(v), 4) for v in full]) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record")
+    r.add_argument("--rules", required=True)
+    r.add_argument("--bots", default="level5,greedy")
+    r.add_argument("--walls", type=int, required=True)
+    r.add_argument("--start", type=int, default=0)
+    r.add_argument("--seed", required=True)
+    r.add_argument("--out", required=True)
+    r.add_argument("--from", dest="from_s", type=int, default=2, help="the least shanten after the discard")
+    f = sub.add_parser("fit")
+    f.add_argument("data", nargs="+")
+    f.add_argument("--ridge", type=float, default=10.0)
+    f.add_argument("--seats", default="all")
+    f.add_argument("--drop", default="")
+    f.add_argument("--margin", type=float, default=0.0)
+    f.add_argument("--min-s", type=int, default=0, help="only decisions leaving the hand this far or more")
+    f.add_argument("--out", default="")
+    args = p.parse_args(argv)
+    {"record": record, "fit": fit}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
