@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -41,8 +42,9 @@ def record(args: argparse.Namespace) -> None:
     st = Settings()
 
     class Recorder:
-        def __init__(self, inner: Any, log: list[dict[str, Any]], seat_tag: str) -> None:
+        def __init__(self, inner: Any, log: list[dict[str, Any]], seat_tag: str, rng: random.Random) -> None:
             self.inner = inner
+            self.rng = rng
             self.name = inner.name
             self.uses_view = True
             self.log = log
@@ -78,9 +80,30 @@ def record(args: argparse.Namespace) -> None:
                 feats.append([round(f, 4) for f in far_features(view, c, k, n, s, u, valued)])
                 useful.append(u)
                 tiles.append(t)
+            base = tiles.index(action.tile)
+            chosen = base
+            if args.explore and self.tag in args.explore_bots.split(","):
+                most = max(useful)
+                others = [i for i in range(len(tiles)) if i != base and useful[i] >= most - args.keep]
+                if others and self.rng.random() < args.explore:
+                    chosen = self.rng.choice(others)
+                    action = next(
+                        a
+                        for a in legal
+                        if a.kind is Kind.DISCARD and not a.riichi and a.tile == tiles[chosen]
+                    )
             self.log.append(
-                {"bot": self.tag, "seat": view.seat, "tiles": tiles, "useful": useful, "x": feats,
-                 "chosen": tiles.index(action.tile), "turn": len(view.discards[view.seat]), "s": best}
+                {
+                    "bot": self.tag,
+                    "seat": view.seat,
+                    "tiles": tiles,
+                    "useful": useful,
+                    "x": feats,
+                    "chosen": chosen,
+                    "base": base,
+                    "turn": len(view.discards[view.seat]),
+                    "s": best,
+                }
             )
             return action
 
@@ -93,8 +116,12 @@ def record(args: argparse.Namespace) -> None:
                 bot_in_seat = (0, 1) if g == 0 else (1, 0)
                 log: list[dict[str, Any]] = []
                 bots = [
-                    Recorder(make_bot(names[bot_in_seat[s]], arena_bot_seed(args.seed, wall, g, s)), log,
-                             names[bot_in_seat[s]])
+                    Recorder(
+                        make_bot(names[bot_in_seat[s]], arena_bot_seed(args.seed, wall, g, s)),
+                        log,
+                        names[bot_in_seat[s]],
+                        random.Random(f"explore:{args.seed}:{wall}:{g}:{s}"),
+                    )
                     for s in (0, 1)
                 ]
                 res = play_hand(rules, seed, bots, wall % 2).result
@@ -148,8 +175,10 @@ def fit(args: argparse.Namespace) -> None:
         meat += np.outer(sc, sc)
     se = np.sqrt(np.diag(ainv @ meat @ ainv))
     names = [f for i, f in enumerate(FEATURES) if mask[i]]
-    print(f"rows {len(rows)}  hands {len(groups)}  mean y {y.mean():+.2f}  sd {y.std():.2f}  "
-          f"R2 {1 - resid.var() / y.var():.4f}")
+    print(
+        f"rows {len(rows)}  hands {len(groups)}  mean y {y.mean():+.2f}  sd {y.std():.2f}  "
+        f"R2 {1 - resid.var() / y.var():.4f}"
+    )
     for nme, wi, si in zip(names, w, se, strict=True):
         print(f"  {nme:14s} {wi:+8.3f}  ± {si:6.3f}   t {wi / si if si else 0:+6.2f}")
     full = np.zeros(x.shape[1])
@@ -166,8 +195,112 @@ def fit(args: argparse.Namespace) -> None:
             if best[1] != c and best[0] > vals[c] + args.margin:
                 differ += 1
                 gain += best[0] - vals[c]
-        print(f"  keep {keep:2d}: differs in {differ / len(rows):6.2%} of decisions, "
-              f"predicted gain {gain / max(1, len(groups)):+.3f} a hand-seat")
+        print(
+            f"  keep {keep:2d}: differs in {differ / len(rows):6.2%} of decisions, "
+            f"predicted gain {gain / max(1, len(groups)):+.3f} a hand-seat"
+        )
+    if args.out:
+        Path(args.out).write_text(json.dumps([round(float(v), 4) for v in full]) + "\n", encoding="utf-8")
+
+
+VARYING = (
+    "useful",
+    "honours",
+    "no_honours",
+    "few_honours",
+    "lone_honours",
+    "honour_pairs",
+    "value_pairs",
+    "honour_sets",
+    "value_sets",
+    "suit_pairs",
+    "seven_pairs",
+    "ranks",
+    "pungish",
+    "honours_turn",
+    "useful_turn",
+)
+"""The features that can differ between the discards of one decision (the rest are the position's)."""
+
+
+def explored(args: argparse.Namespace) -> None:
+    """Fit on randomized decisions (``record --explore``): the final points on the position's features
+    (the base discard's) and on the chosen discard's feature differences from the base; the second part is
+    the value of a discard over another, identified by the randomization. Held out: the walls of one parity
+    (``--holdout``) are not fitted, and on them the decisions where the fitted value picks another discard
+    than the base compare the hands that played the pick with those that played the base."""
+    import numpy as np
+
+    from erma.bots.expert.learned import FEATURES
+
+    rows = [r for r in load(args.data, args.seats, args.min_s) if "base" in r]
+    vary = [FEATURES.index(f) for f in VARYING if f not in args.drop.split(",")]
+    hold = args.holdout
+
+    def design(r: dict[str, Any]) -> list[float]:
+        xb = r["x"][r["base"]]
+        xc = r["x"][r["chosen"]]
+        return [*xb, *(xc[i] - xb[i] for i in vary)]
+
+    train = [r for r in rows if hold < 0 or r["wall"] % 2 != hold]
+    test = [r for r in rows if hold >= 0 and r["wall"] % 2 == hold]
+    x = np.array([design(r) for r in train])
+    y = np.array([r["y"] for r in train], dtype=float)
+    nb = len(FEATURES)
+    lam = np.full(x.shape[1], args.ridge)
+    lam[0] = 0.0
+    a = x.T @ x + np.diag(lam)
+    w = np.linalg.solve(a, x.T @ y)
+    resid = y - x @ w
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(train):
+        groups.setdefault(r["hand"], []).append(i)
+    ainv = np.linalg.inv(a)
+    meat = np.zeros_like(a)
+    for idx in groups.values():
+        sc = x[idx].T @ resid[idx]
+        meat += np.outer(sc, sc)
+    se = np.sqrt(np.diag(ainv @ meat @ ainv))
+    moved = sum(1 for r in train if r["chosen"] != r["base"])
+    print(f"train rows {len(train)} (explored {moved})  test rows {len(test)}")
+    for j, i in enumerate(vary):
+        print(
+            f"  d {FEATURES[i]:14s} {w[nb + j]:+8.3f}  ± {se[nb + j]:6.3f}   t {w[nb + j] / se[nb + j]:+6.2f}"
+        )
+    full = np.zeros(nb)
+    for j, i in enumerate(vary):
+        full[i] = w[nb + j]
+
+    def pick(r: dict[str, Any]) -> int:
+        u = r["useful"]
+        most = max(u)
+        vals = [float(np.dot(full, f)) for f in r["x"]]
+        b = r["base"]
+        best = max((v, i) for i, v in enumerate(vals) if u[i] >= most - args.keep or i == b)
+        return best[1] if best[0] > vals[b] + args.margin else b
+
+    for name, part in (("train", train), ("test", test)):
+        if not part:
+            continue
+        at_pick, at_base = [], []
+        changed = 0
+        for r in part:
+            p = pick(r)
+            if p == r["base"]:
+                continue
+            changed += 1
+            if r["chosen"] == p:
+                at_pick.append(r["y"])
+            elif r["chosen"] == r["base"]:
+                at_base.append(r["y"])
+        if at_pick and at_base:
+            d = float(np.mean(at_pick) - np.mean(at_base))
+            half = 1.96 * float(np.sqrt(np.var(at_pick) / len(at_pick) + np.var(at_base) / len(at_base)))
+            print(
+                f"  {name}: the value picks another discard in {changed / len(part):.1%} of decisions; "
+                f"played the pick {len(at_pick)}, the base {len(at_base)}: pick − base {d:+.2f} "
+                f"({d - half:+.2f} … {d + half:+.2f}) points a decision"
+            )
     if args.out:
         Path(args.out).write_text(json.dumps([round(float(v), 4) for v in full]) + "\n", encoding="utf-8")
 
@@ -182,6 +315,9 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--start", type=int, default=0)
     r.add_argument("--seed", required=True)
     r.add_argument("--out", required=True)
+    r.add_argument("--explore", type=float, default=0.0, help="the chance to play another efficient discard")
+    r.add_argument("--explore-bots", default="level5", help="the bots that explore")
+    r.add_argument("--keep", type=int, default=3, help="explore within this many useful tiles of the most")
     r.add_argument("--from", dest="from_s", type=int, default=2, help="the least shanten after the discard")
     f = sub.add_parser("fit")
     f.add_argument("data", nargs="+")
@@ -191,8 +327,18 @@ def main(argv: list[str] | None = None) -> None:
     f.add_argument("--margin", type=float, default=0.0)
     f.add_argument("--min-s", type=int, default=0, help="only decisions leaving the hand this far or more")
     f.add_argument("--out", default="")
+    e = sub.add_parser("explored")
+    e.add_argument("data", nargs="+")
+    e.add_argument("--ridge", type=float, default=10.0)
+    e.add_argument("--seats", default="all")
+    e.add_argument("--drop", default="")
+    e.add_argument("--margin", type=float, default=0.0)
+    e.add_argument("--keep", type=int, default=3)
+    e.add_argument("--min-s", type=int, default=0)
+    e.add_argument("--holdout", type=int, default=-1, help="hold out the walls of this parity (0, 1)")
+    e.add_argument("--out", default="")
     args = p.parse_args(argv)
-    {"record": record, "fit": fit}[args.cmd](args)
+    {"record": record, "fit": fit, "explored": explored}[args.cmd](args)
 
 
 if __name__ == "__main__":
