@@ -242,6 +242,10 @@ def explored(args: argparse.Namespace) -> None:
         xc = r["x"][r["chosen"]]
         return [*xb, *(xc[i] - xb[i] for i in vary)]
 
+    if args.weights:  # no fit: check given weights on every row
+        given = json.loads(Path(args.weights).read_text(encoding="utf-8"))
+        check(rows, given, args.keep, args.margin, "given")
+        return
     train = [r for r in rows if hold < 0 or r["wall"] % 2 != hold]
     test = [r for r in rows if hold >= 0 and r["wall"] % 2 == hold]
     x = np.array([design(r) for r in train])
@@ -271,17 +275,28 @@ def explored(args: argparse.Namespace) -> None:
     for j, i in enumerate(vary):
         full[i] = w[nb + j]
 
+    for name, part in (("train", train), ("test", test)):
+        check(part, [float(v) for v in full], args.keep, args.margin, name)
+    if args.out:
+        Path(args.out).write_text(json.dumps([round(float(v), 4) for v in full]) + "\n", encoding="utf-8")
+
+
+def check(part: list[dict[str, Any]], weights: list[float], keep: int, margin: float, name: str) -> None:
+    """On randomized rows: where the value of ``weights`` picks another discard than the base, the mean
+    final points of the hands that played the pick less those that played the base."""
+    import numpy as np
+
+    full = np.array(weights)
+
     def pick(r: dict[str, Any]) -> int:
         u = r["useful"]
         most = max(u)
         vals = [float(np.dot(full, f)) for f in r["x"]]
         b = r["base"]
-        best = max((v, i) for i, v in enumerate(vals) if u[i] >= most - args.keep or i == b)
-        return best[1] if best[0] > vals[b] + args.margin else b
+        best = max((v, i) for i, v in enumerate(vals) if u[i] >= most - keep or i == b)
+        return best[1] if best[0] > vals[b] + margin else b
 
-    for name, part in (("train", train), ("test", test)):
-        if not part:
-            continue
+    if part:
         at_pick, at_base = [], []
         changed = 0
         for r in part:
@@ -301,8 +316,6 @@ def explored(args: argparse.Namespace) -> None:
                 f"played the pick {len(at_pick)}, the base {len(at_base)}: pick − base {d:+.2f} "
                 f"({d - half:+.2f} … {d + half:+.2f}) points a decision"
             )
-    if args.out:
-        Path(args.out).write_text(json.dumps([round(float(v), 4) for v in full]) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -337,6 +350,7 @@ def main(argv: list[str] | None = None) -> None:
     e.add_argument("--min-s", type=int, default=0)
     e.add_argument("--holdout", type=int, default=-1, help="hold out the walls of this parity (0, 1)")
     e.add_argument("--out", default="")
+    e.add_argument("--weights", default="", help="no fit: check these weights (JSON) on every row")
     args = p.parse_args(argv)
     {"record": record, "fit": fit, "explored": explored}[args.cmd](args)
 
