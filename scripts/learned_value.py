@@ -318,6 +318,45 @@ def check(part: list[dict[str, Any]], weights: list[float], keep: int, margin: f
             )
 
 
+def effects(args: argparse.Namespace) -> None:
+    """On randomized rows where another discard within ``--keep`` was possible: the mean final points of the
+    hands that played another (random) efficient discard less those that played their own, in all and by bot,
+    shanten and useful tiles (rows counted as independent)."""
+    import statistics
+
+    rows = [r for r in load(args.data, "all") if "base" in r]
+
+    def possible(r: dict[str, Any]) -> bool:
+        u, b = r["useful"], r["base"]
+        return any(i != b and u[i] >= max(u) - args.keep for i in range(len(u)))
+
+    def line(name: str, sel: list[dict[str, Any]]) -> None:
+        a = [r["y"] for r in sel if r["chosen"] != r["base"]]
+        b = [r["y"] for r in sel if r["chosen"] == r["base"]]
+        if len(a) < 2 or len(b) < 2:
+            return
+        d = statistics.mean(a) - statistics.mean(b)
+        h = 1.96 * (statistics.pvariance(a) / len(a) + statistics.pvariance(b) / len(b)) ** 0.5
+        ci = f"({d - h:+.2f} … {d + h:+.2f})"
+        print(f"{name:18s} another {len(a):6d}  own {len(b):6d}  another − own {d:+.2f} {ci}")
+
+    rows = [r for r in rows if possible(r)]
+    line("all", rows)
+    for bot in sorted({r["bot"] for r in rows}):
+        line(bot, [r for r in rows if r["bot"] == bot])
+    for sh in sorted({r["s"] for r in rows}):
+        line(f"shanten {sh}", [r for r in rows if r["s"] == sh])
+    own = [r for r in rows if r["chosen"] == r["base"]]
+    same = [
+        r for r in rows if r["chosen"] != r["base"] and r["useful"][r["chosen"]] == r["useful"][r["base"]]
+    ]
+    fewer = [
+        r for r in rows if r["chosen"] != r["base"] and r["useful"][r["chosen"]] < r["useful"][r["base"]]
+    ]
+    line("as many useful", own + same)
+    line("fewer useful", own + fewer)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -351,8 +390,11 @@ def main(argv: list[str] | None = None) -> None:
     e.add_argument("--holdout", type=int, default=-1, help="hold out the walls of this parity (0, 1)")
     e.add_argument("--out", default="")
     e.add_argument("--weights", default="", help="no fit: check these weights (JSON) on every row")
+    x = sub.add_parser("effects")
+    x.add_argument("data", nargs="+")
+    x.add_argument("--keep", type=int, default=3)
     args = p.parse_args(argv)
-    {"record": record, "fit": fit, "explored": explored}[args.cmd](args)
+    {"record": record, "fit": fit, "explored": explored, "effects": effects}[args.cmd](args)
 
 
 if __name__ == "__main__":
