@@ -338,7 +338,7 @@ def effects(args: argparse.Namespace) -> None:
         d = statistics.mean(a) - statistics.mean(b)
         h = 1.96 * (statistics.pvariance(a) / len(a) + statistics.pvariance(b) / len(b)) ** 0.5
         ci = f"({d - h:+.2f} … {d + h:+.2f})"
-        print(f"{name:18s} another {len(a):6d}  own {len(b):6d}  another − own {d:+.2f} {ci}")
+        print(f"{name:28s} another {len(a):6d}  own {len(b):6d}  another − own {d:+.2f} {ci}")
 
     rows = [r for r in rows if possible(r)]
     line("all", rows)
@@ -355,6 +355,35 @@ def effects(args: argparse.Namespace) -> None:
     ]
     line("as many useful", own + same)
     line("fewer useful", own + fewer)
+    # by what the other discard does to the hand (its features against the own discard's); each "own" group is
+    # the decisions where such another discard was possible
+    from erma.bots.expert.learned import FEATURES
+
+    col = {f: i for i, f in enumerate(FEATURES)}
+
+    def delta(r: dict[str, Any], i: int, f: str) -> float:
+        return float(r["x"][i][col[f]] - r["x"][r["base"]][col[f]])
+
+    strata = (
+        ("throws an honour, own a 万", lambda r, i: delta(r, i, "honours") < 0),
+        ("keeps an honour, throws a 万", lambda r, i: delta(r, i, "honours") > 0),
+        ("no honours left", lambda r, i: delta(r, i, "no_honours") > 0),
+        ("breaks an honour pair", lambda r, i: delta(r, i, "honour_pairs") + delta(r, i, "value_pairs") < 0),
+        ("breaks a valued pair", lambda r, i: delta(r, i, "value_pairs") < 0),
+        ("七对 closer", lambda r, i: delta(r, i, "seven_pairs") < 0),
+        ("七对 further", lambda r, i: delta(r, i, "seven_pairs") > 0),
+        ("more 万 ranks", lambda r, i: delta(r, i, "ranks") > 0),
+        ("fewer 万 ranks", lambda r, i: delta(r, i, "ranks") < 0),
+    )
+    for name, prop in strata:
+
+        def could(r: dict[str, Any], prop: Any = prop) -> bool:
+            u, b = r["useful"], r["base"]
+            return any(i != b and u[i] >= max(u) - args.keep and prop(r, i) for i in range(len(u)))
+
+        took = [r for r in rows if r["chosen"] != r["base"] and prop(r, r["chosen"])]
+        if len(took) >= 30:
+            line(name, took + [r for r in own if could(r)])
 
 
 def main(argv: list[str] | None = None) -> None:
