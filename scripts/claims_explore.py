@@ -141,9 +141,13 @@ def effects(args: argparse.Namespace) -> None:
     split(claimed, "level5 claimed → passes")
     split(passed, "level5 passed → claims")
     for lo, hi in ((0, 1), (1, 2), (2, 4), (4, 8), (8, 1e9)):
-        split([r for r in claimed if lo <= r["margin"] < hi], f"  claimed, margin {lo}–{hi}")
+        split(
+            [r for r in claimed if lo <= r["margin"] < hi], f"  claimed, margin {lo}–{hi if hi < 1e9 else ''}"
+        )
     for lo, hi in ((-1, 0), (-2, -1), (-4, -2), (-8, -4), (-1e9, -8)):
-        split([r for r in passed if lo <= r["margin"] < hi], f"  passed, margin {lo}–{hi}")
+        split(
+            [r for r in passed if lo <= r["margin"] < hi], f"  passed, margin {lo if lo > -1e9 else ''}–{hi}"
+        )
 
 
 def main() -> None:
