@@ -44,19 +44,27 @@ def play(args: argparse.Namespace) -> None:
     rules = find_ruleset(args.rules)
     names = tuple(args.bots.split(","))
 
-    def make(name: str, seed: str) -> Bot:
-        if name != names[0] or not args.a_settings:
+    def make(i: int, seed: str) -> Bot:
+        name = names[i]
+        spec = args.a_settings if i == 0 else args.b_settings
+        if not spec:
             return make_bot(name, seed)
         from dataclasses import replace
 
         from erma.bots.expert import ExpertBot, Settings
         from erma.game.state import Phase
 
-        pairs = (x.split("=", 1) for x in args.a_settings.split(","))
-        kw: dict[str, object] = {  # true, false, numbers; own=triplet+claim (phases joined by +)
-            k: frozenset(Phase[p.upper()] for p in v.split("+") if p) if k == "own" else json.loads(v.lower())
-            for k, v in pairs
-        }
+        def value(k: str, v: str) -> object:
+            if k == "own":
+                return frozenset(Phase[p.upper()] for p in v.split("+") if p)
+            if v.startswith("@"):  # a JSON file: far_weights=@w.json (a list, as a tuple)
+                got = json.loads(Path(v[1:]).read_text(encoding="utf-8"))
+                return tuple(got) if isinstance(got, list) else got
+            return json.loads(v.lower())
+
+        pairs = (x.split("=", 1) for x in spec.split(","))
+        # true, false, numbers; own=triplet+claim (phases joined by +); @file.json
+        kw: dict[str, object] = {k: value(k, v) for k, v in pairs}
         return ExpertBot(seed, settings=replace(Settings(), **kw), name=name)
 
     out = Path(args.out)
@@ -66,7 +74,7 @@ def play(args: argparse.Namespace) -> None:
             seed = hand_seed(args.seed, wall)
             for g in (0, 1):
                 bot_in_seat = (0, 1) if g == 0 else (1, 0)
-                bots = [make(names[bot_in_seat[s]], arena_bot_seed(args.seed, wall, g, s)) for s in (0, 1)]
+                bots = [make(bot_in_seat[s], arena_bot_seed(args.seed, wall, g, s)) for s in (0, 1)]
                 res = play_hand(rules, seed, bots, wall % 2).result
                 assert res is not None
                 a_seat = g  # bot A sits in seat g
@@ -170,6 +178,7 @@ def main() -> None:
     p.add_argument(
         "--a-settings", default="", help="bot A is the expert with these Settings (tianting=False,…)"
     )
+    p.add_argument("--b-settings", default="", help="bot B likewise")
     s = sub.add_parser("split")
     s.add_argument("files", nargs="+")
     s.add_argument("--fans", type=int, default=0, help="also list the N most frequent fans per bot")

@@ -24,6 +24,7 @@ from erma.bots.claimed import claimed_hand
 from erma.bots.expert.cached import copies, shanten
 from erma.bots.expert.estimate import Estimator
 from erma.bots.expert.exchange import exchange_pick
+from erma.bots.expert.learned import FAR_WEIGHTS, far_features, far_value, value_honours
 from erma.bots.expert.settings import RIICHI_MARGIN, Settings
 from erma.bots.greedy import GreedyBot, _isolation, _minus
 from erma.bots.priors import ready_chance
@@ -119,6 +120,20 @@ class ExpertBot:
         best_s = min(shantens.values())
         opp = 1 - view.seat
         late = ready_chance(view.rules, len(view.discards[opp]), est.opp_riichi) >= self.settings.guard
+        st = self.settings
+        weights = st.far_weights or (FAR_WEIGHTS if st.learned else ())
+        if (
+            weights
+            and best_s >= st.learned_from
+            and not est.opp_riichi
+            and not late
+            and not est.wz
+            and view.rules.min_fan >= st.far_min_fan
+            and base in shantens
+            and shantens[base] == best_s
+        ):
+            lowest = [a for a, x in shantens.items() if x == best_s]
+            return self._learned(view, est, base, lowest, best_s, weights)
         if best_s > self.settings.ahead and not est.opp_riichi and not late:
             return self._far(view, est, base, [a for a, x in shantens.items() if x == best_s], best_s)
         if est.wz and best_s == 0 and not self.settings.wz_ready and not est.opp_riichi:
@@ -175,6 +190,42 @@ class ExpertBot:
             return base
         best_v, best_a = max(scored, key=lambda x: x[0])
         return best_a if best_v > mine + st.far_margin else base
+
+    def _learned(
+        self,
+        view: BotView,
+        est: Estimator,
+        base: Action,
+        lowest: list[Action],
+        s: int,
+        weights: tuple[float, ...],
+    ) -> Action:
+        """A far discard by the learned value (:mod:`erma.bots.expert.learned`): of the lowest-shanten
+        discards whose unseen useful tiles are within :attr:`Settings.learned_keep` of the most, the one of
+        highest predicted final points, when it beats greedy's by :attr:`Settings.learned_margin`."""
+        st = self.settings
+        valued = value_honours(view)
+        n = view.size - 1
+        counts: dict[Action, int] = {}
+        for a in lowest:
+            k, j = _minus(view, view.key, a.tile)
+            counts[a] = sum(u for u, _, _ in est.improving(k, n, j, s))
+        most = max(counts.values())
+        mine = 0.0
+        best_v = float("-inf")
+        best_a = base
+        for a in lowest:
+            if counts[a] < most - st.learned_keep and a != base:
+                continue
+            k, _ = _minus(view, view.key, a.tile)
+            c = list(view.counts)
+            c[view.play(a.tile)] -= 1
+            v = far_value(weights, far_features(view, c, k, n, s, counts[a], valued))
+            if a == base:
+                mine = v
+            if v > best_v:
+                best_v, best_a = v, a
+        return best_a if best_v > mine + st.learned_margin else base
 
     def _efficient(
         self, view: BotView, est: Estimator, discards: list[Action], s: int, keep: int

@@ -133,3 +133,20 @@ class Settings:
     hazard_scale: float = 1.0
     """An opponent turn's hazard (:func:`~erma.bots.expert.opponent.turn_hazards`) times this, capped below 1
     (issue 39 tuning; 1.0: the measured rates)."""
+    learned: bool = False
+    """With ``base``, where a win needs :attr:`far_min_fan` fans or more: a discard that leaves the hand more
+    than :attr:`ahead` from ready is chosen by the value learned from outcomes
+    (:data:`~erma.bots.expert.learned.FAR_WEIGHTS`) among the efficient ones (:attr:`learned_keep`);
+    issue 39, docs/lab/2026-12-07-level5-learned-value.md."""
+    far_weights: tuple[float, ...] = ()
+    """The learned value's weights in place of :data:`~erma.bots.expert.learned.FAR_WEIGHTS` (non-empty: on,
+    whatever :attr:`learned` says; for tuning)."""
+    learned_keep: int = 3
+    """The learned value picks among the lowest-shanten discards whose unseen useful tiles are within this
+    many of the most (greedy's discard always among them)."""
+    learned_from: int = 3
+    """The learned value decides the discards that leave the hand this many or more from ready (3: only
+    where level5 plays greedy's discard; 2: also the hands two from ready, which the estimate's lookahead
+    decides otherwise)."""
+    learned_margin: float = 0.0
+    """The predicted points a far discard must gain over greedy's to replace it."""
