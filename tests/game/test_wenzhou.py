@@ -460,7 +460,12 @@ def test_robbing_an_added_kong_in_play() -> None:
     caishen=hypothesis_st.integers(0, 33),
 )
 def test_played_key_is_play_key_from_the_physical_key(counts: list[int], caishen: int) -> None:
-    """The two-nibble move from the physical key gives the same key as played and jokers as the pass over
-    the kinds (白板 as the 财神 among them, and 白板 as the 财神 itself)."""
+    """The two-nibble move from the physical key gives the key as played and the jokers that a pass over the
+    kinds does, each tile at its play kind (白板 as the 财神's kind, and 白板 as the 财神 itself)."""
+    by_kind = 0
+    for t, c in enumerate(counts):
+        if t != caishen:
+            by_kind += INC[wz.play_kind(t, caishen)] * c
     physical = sum(c * INC[t] for t, c in enumerate(counts))
-    assert wz.played_key(physical, counts, caishen) == wz.play_key(counts, caishen)
+    assert wz.played_key(physical, counts, caishen) == (by_kind, counts[caishen])
+    assert wz.play_key(counts, caishen) == (by_kind, counts[caishen])

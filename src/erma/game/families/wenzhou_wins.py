@@ -58,18 +58,11 @@ def phys_kind(p: Tile, caishen: Tile) -> Tile:
 
 def play_key(counts: list[int] | tuple[int, ...], caishen: Tile) -> tuple[int, int]:
     """(packed key as played, jokers) of physical counts."""
-    key = 0
-    jokers = counts[caishen]
-    for t in range(34):
-        c = counts[t]
-        if c and t != caishen:
-            key += INC[play_kind(t, caishen)] * c
-    return key, jokers
+    return played_key(sum(c * INC[t] for t, c in enumerate(counts)), counts, caishen)
 
 
 def played_key(key: int, counts: list[int] | tuple[int, ...], caishen: Tile) -> tuple[int, int]:
-    """:func:`play_key` from the physical packed ``key`` of the same ``counts``: the 财神's copies taken
-    out and the 白板's moved to the 财神's kind, two nibbles instead of a pass over the 34 kinds."""
+    """:func:`play_key` from the physical ``key`` of ``counts``: two nibbles moved, no pass over the kinds."""
     jokers = counts[caishen]
     key -= jokers * INC[caishen]
     if caishen != WHITE:
