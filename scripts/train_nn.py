@@ -17,7 +17,7 @@ Needs the ``rl`` extra (PyTorch, CPU build). The recipe (docs/bots.md, "The lear
 Measure with the arena on seeds training never used: ``erma arena --bots nn:OUT,greedy --rules R``.
 
 Usage: .venv/bin/python scripts/train_nn.py --data runs/nn/data --run runs/nn/fit [--epochs 12]
-       [--hidden 256] [--presets cuopai789,wenzhou2p] [--resume] [--init runs/nn/other/ckpt.pt]
+       [--hidden 256] [--presets cuopai789,wenzhou2p] [--resume] [--init runs/nn/other/ckpt.pt or WEIGHTS.npz]
        [--out src/erma/bots/nn/weights.npz]
 """
 
@@ -155,7 +155,12 @@ def fit(args: argparse.Namespace) -> None:
     ckpt = args.run / "ckpt.pt"
     start = 0
     if args.init is not None and not (args.resume and ckpt.exists()):
-        net.load_state_dict(torch.load(args.init)["net"])
+        if args.init.suffix == ".npz":  # a weights file (float16): the network it was written from
+            from erma.lab.env.policy import load_network
+
+            load_network(net, args.init)
+        else:
+            net.load_state_dict(torch.load(args.init)["net"])
         print(f"  started from {args.init}", flush=True)
     if args.resume and ckpt.exists():
         state = torch.load(ckpt)
@@ -176,6 +181,16 @@ def fit(args: argparse.Namespace) -> None:
             csv.writer(f).writerow(["epoch", "train_loss", "seconds", *(f"acc_{p}" for p in evals)])
     t0 = time.time()
     acc: dict[str, float] = {}
+    if start == 0 and args.init is not None:
+        net.eval()
+        acc = {p: accuracy(net, x[i], m[i], y[i]) for p, i in evals.items()}
+        print(
+            "  epoch 0 (the --init network): held-out accuracy "
+            + ", ".join(f"{p} {a:.4f}" for p, a in acc.items()),
+            flush=True,
+        )
+        with curve.open("a", newline="") as f:
+            csv.writer(f).writerow([0, "", 0, *(round(a, 5) for a in acc.values())])
     for epoch in range(start, args.epochs):
         net.train()
         perm = train_idx[torch.randperm(len(train_idx))]
@@ -240,7 +255,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--resume", action="store_true")
-    parser.add_argument("--init", type=Path, default=None, help="start from this checkpoint (ckpt.pt)")
+    parser.add_argument(
+        "--init", type=Path, default=None, help="start from this checkpoint (ckpt.pt) or weights file (.npz)"
+    )
     parser.add_argument("--out", type=Path, default=OUT)
     fit(parser.parse_args())
 
