@@ -29,10 +29,10 @@ COMPILED = [
     "src/erma/bots/stakes.py",
     "src/erma/bots/expert",
     "src/erma/bots/nn",  # the learning view: the environments' observations and masks, and the nn bot
-    "src/erma/lab/env/table.py",  # the environments' one hand: each step's view, mask and observation
 ]
 """What mypyc compiles (files and packages, every module in them): the pure core, layer by layer, the
-bots' hot paths and the environments' step."""
+bots' hot paths and the learning view. Nothing whose imports need more than the core's dependencies (mypy
+follows them at build time: erma.lab.env's package imports gymnasium, which a light install lacks)."""
 
 NOT_COMPILED = [
     "src/erma/scoring/cli.py",  # the `erma fan` command's argument handling: nothing hot
