@@ -147,6 +147,27 @@ def load(paths: list[str], seats: str, min_s: int = 0) -> list[dict[str, Any]]:
     return rows
 
 
+def ridge_clustered(x: Any, y: Any, rows: list[dict[str, Any]], ridge: float) -> tuple[Any, Any, Any, int]:
+    """Ridge regression of ``y`` on ``x`` (no penalty on the first column, the bias): (weights, residuals,
+    standard errors clustered by hand — a hand's decisions share one outcome —, the number of hands)."""
+    import numpy as np
+
+    lam = np.full(x.shape[1], ridge)
+    lam[0] = 0.0
+    a = x.T @ x + np.diag(lam)
+    w = np.linalg.solve(a, x.T @ y)
+    resid = y - x @ w
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        groups.setdefault(r["hand"], []).append(i)
+    ainv = np.linalg.inv(a)
+    meat = np.zeros_like(a)
+    for idx in groups.values():
+        sc = x[idx].T @ resid[idx]
+        meat += np.outer(sc, sc)
+    return w, resid, np.sqrt(np.diag(ainv @ meat @ ainv)), len(groups)
+
+
 def fit(args: argparse.Namespace) -> None:
     import numpy as np
 
@@ -159,24 +180,10 @@ def fit(args: argparse.Namespace) -> None:
     mask = np.ones(x.shape[1], dtype=bool)
     mask[drop] = False
     xs = x[:, mask]
-    lam = np.full(xs.shape[1], args.ridge)
-    lam[0] = 0.0  # no penalty on the bias
-    a = xs.T @ xs + np.diag(lam)
-    w = np.linalg.solve(a, xs.T @ y)
-    resid = y - xs @ w
-    # standard errors clustered by hand (a hand's decisions share one outcome)
-    groups: dict[str, list[int]] = {}
-    for i, r in enumerate(rows):
-        groups.setdefault(r["hand"], []).append(i)
-    ainv = np.linalg.inv(a)
-    meat = np.zeros_like(a)
-    for idx in groups.values():
-        sc = xs[idx].T @ resid[idx]
-        meat += np.outer(sc, sc)
-    se = np.sqrt(np.diag(ainv @ meat @ ainv))
+    w, resid, se, hands = ridge_clustered(xs, y, rows, args.ridge)
     names = [f for i, f in enumerate(FEATURES) if mask[i]]
     print(
-        f"rows {len(rows)}  hands {len(groups)}  mean y {y.mean():+.2f}  sd {y.std():.2f}  "
+        f"rows {len(rows)}  hands {hands}  mean y {y.mean():+.2f}  sd {y.std():.2f}  "
         f"R2 {1 - resid.var() / y.var():.4f}"
     )
     for nme, wi, si in zip(names, w, se, strict=True):
@@ -197,7 +204,7 @@ def fit(args: argparse.Namespace) -> None:
                 gain += best[0] - vals[c]
         print(
             f"  keep {keep:2d}: differs in {differ / len(rows):6.2%} of decisions, "
-            f"predicted gain {gain / max(1, len(groups)):+.3f} a hand-seat"
+            f"predicted gain {gain / max(1, hands):+.3f} a hand-seat"
         )
     if args.out:
         Path(args.out).write_text(json.dumps([round(float(v), 4) for v in full]) + "\n", encoding="utf-8")
@@ -251,20 +258,7 @@ def explored(args: argparse.Namespace) -> None:
     x = np.array([design(r) for r in train])
     y = np.array([r["y"] for r in train], dtype=float)
     nb = len(FEATURES)
-    lam = np.full(x.shape[1], args.ridge)
-    lam[0] = 0.0
-    a = x.T @ x + np.diag(lam)
-    w = np.linalg.solve(a, x.T @ y)
-    resid = y - x @ w
-    groups: dict[str, list[int]] = {}
-    for i, r in enumerate(train):
-        groups.setdefault(r["hand"], []).append(i)
-    ainv = np.linalg.inv(a)
-    meat = np.zeros_like(a)
-    for idx in groups.values():
-        sc = x[idx].T @ resid[idx]
-        meat += np.outer(sc, sc)
-    se = np.sqrt(np.diag(ainv @ meat @ ainv))
+    w, _, se, _ = ridge_clustered(x, y, train, args.ridge)
     moved = sum(1 for r in train if r["chosen"] != r["base"])
     print(f"train rows {len(train)} (explored {moved})  test rows {len(test)}")
     for j, i in enumerate(vary):
