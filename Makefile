@@ -8,7 +8,7 @@ BUILT  := $(VENV)/.compiled
 BOTS   := src/erma/bots/base.py src/erma/bots/claimed.py src/erma/bots/greedy.py src/erma/bots/priors.py \
           src/erma/bots/random_bot.py src/erma/bots/stakes.py src/erma/bots/expert
 CORE   := $(shell find src/erma/tiles.py src/erma/hand.py src/erma/analysis src/erma/scoring \
-                   src/erma/rules src/erma/game $(BOTS) src/erma/bots/nn \
+                   src/erma/rules src/erma/game $(BOTS) src/erma/bots/nn src/erma/lab/env_table.py \
                    -name '*.py' 2>/dev/null)
 
 .PHONY: run test install install-pure lint typecheck pytest pure bench clean

@@ -29,10 +29,12 @@ COMPILED = [
     "src/erma/bots/stakes.py",
     "src/erma/bots/expert",
     "src/erma/bots/nn",  # the learning view: the environments' observations and masks, and the nn bot
+    "src/erma/lab/env_table.py",  # the environments' hand: deal, step, observe (no gymnasium or pettingzoo)
 ]
 """What mypyc compiles (files and packages, every module in them): the pure core, layer by layer, the
-bots' hot paths and the learning view. Nothing whose imports need more than the core's dependencies (mypy
-follows them at build time: erma.lab.env's package imports gymnasium, which a light install lacks)."""
+bots' hot paths, the learning view and the environments' hand. Nothing whose imports need more than the
+core's dependencies (mypy follows them at build time, parent packages included: erma.lab.env's package
+imports gymnasium, which a light install lacks; the hand it steps lives beside it, in erma.lab.env_table)."""
 
 NOT_COMPILED = [
     "src/erma/scoring/cli.py",  # the `erma fan` command's argument handling: nothing hot

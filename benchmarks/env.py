@@ -15,6 +15,10 @@ RLCard's mahjong environment with its observations; and the raw engines (erma's 
 - ``erma engine``: ``new_hand``, ``legal_actions``, a random legal action, ``apply_unchecked`` (no view).
 - ``RLCard game``: ``MahjongGame``: ``get_legal_actions`` of the state, a random one, ``game.step``.
 
+Every side picks its random action with Python's ``random.Random`` (erma's from ``np.flatnonzero`` of the
+mask, RLCard's from its list of legal ids); until 2026-12-07 erma's sides drew with numpy's
+``Generator.integers``, about 1 µs a step more (numpy's call) that RLCard's side did not pay.
+
 All on one core, in process CPU time (robust to other load), medians of ``--repeats``. erma runs as this
 process runs it (compiled after ``make install``) and again in pure Python (``ERMA_PURE=1``, a child process,
 same seeds: benchmarks/builds.py).
@@ -55,7 +59,7 @@ def erma_env(preset: str, seed: int) -> Callable[[float], int]:
 
     e = raw_env(preset)
     e.reset(seed=seed)
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
 
     def body(seconds: float) -> int:
         steps = 0
@@ -67,7 +71,7 @@ def erma_env(preset: str, seed: int) -> Callable[[float], int]:
                     e.reset()
                     continue
                 allowed = np.flatnonzero(e.observe(a)["action_mask"])
-                e.step(int(allowed[rng.integers(len(allowed))]))
+                e.step(int(allowed[rng.randrange(len(allowed))]))
                 steps += 1
         return steps
 
@@ -80,7 +84,7 @@ def erma_gym(preset: str, opponent: str, seed: int) -> tuple[Callable[[float], i
 
     e = SingleAgentEnv(preset, opponent=opponent)
     obs, _ = e.reset(seed=seed)
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     decisions: list[int] = []
 
     def body(seconds: float) -> int:
@@ -92,7 +96,7 @@ def erma_gym(preset: str, opponent: str, seed: int) -> tuple[Callable[[float], i
                 allowed = np.flatnonzero(obs["action_mask"])
                 state = e._table.state
                 before = len(state.actions)
-                obs, _, over, _, _ = e.step(int(allowed[rng.integers(len(allowed))]))
+                obs, _, over, _, _ = e.step(int(allowed[rng.randrange(len(allowed))]))
                 steps += 1
                 both += len(state.actions) - before
                 if over:
@@ -109,14 +113,17 @@ def erma_batch(preset: str, seed: int) -> Callable[[float], int]:
 
     b = BatchEnv(preset, 64, opponent="random")
     obs, _ = b.reset(seed=seed)
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
 
     def body(seconds: float) -> int:
         decisions = 0
         end = time.process_time() + seconds
         while time.process_time() < end:
             mask = obs["action_mask"]
-            choice = [int(np.flatnonzero(m)[rng.integers(int(m.sum()))]) for m in mask]
+            choice = []
+            for m in mask:
+                allowed = np.flatnonzero(m)
+                choice.append(int(allowed[rng.randrange(len(allowed))]))
             before = [(t.state, len(t.state.actions)) for t in b.tables]
             b.step(np.array(choice))
             for t, (old, n) in zip(b.tables, before, strict=True):

@@ -31,6 +31,7 @@ CORE = (
     "erma.bots.greedy",
     "erma.bots.expert.estimate",
     "erma.bots.nn.features",
+    "erma.lab.env_table",
 )
 
 _DIGEST = """
@@ -49,7 +50,7 @@ _ENV_DIGEST = """
 import hashlib, sys
 import numpy as np
 from erma.lab.env import raw_env
-from erma.lab.env.table import flatten
+from erma.lab.env_table import flatten
 h = hashlib.sha256()
 for preset in ("cuopai789", "classic64", "wushuang128", "wenzhou2p"):
     e = raw_env(preset)

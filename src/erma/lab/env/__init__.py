@@ -16,7 +16,7 @@ import gymnasium as gym
 from erma.lab.env.aec import AGENTS, env, raw_env
 from erma.lab.env.batch import BatchEnv
 from erma.lab.env.single import SingleAgentEnv
-from erma.lab.env.table import Illegal, Reward
+from erma.lab.env_table import Illegal, Reward
 from erma.rules import preset_names
 
 

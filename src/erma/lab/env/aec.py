@@ -11,7 +11,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from erma.lab.env.spaces import action_space, observation_space
-from erma.lab.env.table import observation, open_table, render_view
+from erma.lab.env_table import observation, open_table, render_view
 from erma.rules import RuleSet
 
 AGENTS = ("player_0", "player_1")
@@ -83,10 +83,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent}: an action is needed while the hand goes on")
-        self._cumulative_rewards[agent] = 0.0
+        cumulative = self._cumulative_rewards
+        cumulative[agent] = 0.0
         rewards, illegal = self._table.step(int(action), self._rng)
         self.infos[agent] = {"illegal": illegal}
-        self.rewards = {AGENTS[0]: rewards[0], AGENTS[1]: rewards[1]}
+        r = self.rewards  # in place, and accumulated here: PettingZoo's _accumulate_rewards, without its loop
+        r[AGENTS[0]] = rewards[0]
+        r[AGENTS[1]] = rewards[1]
+        cumulative[AGENTS[0]] += rewards[0]
+        cumulative[AGENTS[1]] += rewards[1]
         if self._table.over:
             self.terminations = dict.fromkeys(self.agents, True)
             result = self._table.state.result
@@ -95,7 +100,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.agent_selection = agent
         else:
             self.agent_selection = AGENTS[self._table.actor]
-        self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
 

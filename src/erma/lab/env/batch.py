@@ -19,7 +19,7 @@ from gymnasium.vector.utils import batch_space
 from erma.bots import Bot, make_bot
 from erma.bots.nn.features import NUM_ACTIONS, NUM_ORACLE, NUM_PLANES, NUM_SCALARS
 from erma.lab.env.spaces import Layout, action_space, flat_size, observation_space
-from erma.lab.env.table import Illegal, Reward, Table, flatten, rules_of
+from erma.lab.env_table import Illegal, Reward, Table, flatten, rules_of
 from erma.rules import RuleSet
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from erma.bots import Bot, make_bot
 from erma.lab.env.spaces import Layout, action_space, observation_space
-from erma.lab.env.table import flatten, observation, open_table, render_view
+from erma.lab.env_table import flatten, observation, open_table, render_view
 from erma.rules import RuleSet
 
 
