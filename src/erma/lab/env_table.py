@@ -1,5 +1,7 @@
 """One hand under an environment (环境的一局): deal from a seeded generator, the current decision's mask and
-action table, the step, the rewards. Shared by the AEC, single-agent and batch environments."""
+action table, the step, the rewards. Shared by the AEC, single-agent and batch environments of
+:mod:`erma.lab.env`; compiled with the core (setup.py), so it lives outside that package, whose imports
+(gymnasium, pettingzoo) a light install lacks."""
 
 from __future__ import annotations
 
