@@ -78,6 +78,7 @@ def record(args: argparse.Namespace) -> None:
             self.inner, self.log, self.rng = inner, log, rng
             self.name, self.uses_view = inner.name, True
             self.fold: bool | None = None  # --fold hand: the hand's one coin for every defence decision
+            self.defended = False
 
         def choose(self, view: Any, legal: list[Any]) -> Any:
             action = self.inner.choose(view, legal)
@@ -173,7 +174,8 @@ def record(args: argparse.Namespace) -> None:
             }
             if view.play(safe.tile) == view.play(own.tile):
                 return own  # level5's discard is the safest: nothing to flip
-            row["first"] = self.fold is None
+            row["first"] = not self.defended
+            self.defended = True
             if args.fold == "hand":
                 if self.fold is None:
                     self.fold = self.flip()
