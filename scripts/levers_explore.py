@@ -334,7 +334,7 @@ def effects(args: argparse.Namespace) -> None:
             bands(sel, hands, lambda r: r["s_own"], [1, 2, 3], "  own shanten")
             bands(sel, hands, lambda r: r["s_safe"] - r["s_own"], [1, 2], "  shanten lost")
         first = [r for r in dc if r.get("first")]
-        band_line("first of its hand (--fold hand: the policy)", first, hands)
+        band_line("first of its hand (policy with --fold hand)", first, hands)
         bands(first, hands, lambda r: r["s_own"], [1, 2, 3], "  own shanten")
         band_line("  opponent declared", [r for r in first if r["opp_riichi"]], hands)
     vc = by["value"]
