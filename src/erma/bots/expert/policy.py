@@ -79,7 +79,10 @@ class ExpertBot:
             return self.greedy.choose(view, legal)  # offers, 温州 claims and win-or-wait: greedy's
         est = Estimator(view, self.settings, self.seed)
         if self.settings.base and ph is Phase.TURN:
-            return self._tianting(view, legal, self._turn_based(view, est, legal))
+            chosen = self._turn_based(view, est, legal)
+            if self.settings.value_jump > 0:
+                chosen = self._value_jump(view, est, legal, chosen)
+            return self._tianting(view, legal, chosen)
         if WIN in legal:
             if view.caishen is None or self._take_win(view, est, legal):
                 return WIN
@@ -143,6 +146,51 @@ class ExpertBot:
             lowest = self._efficient(view, est, lowest, best_s, self.settings.keep)
         scored = self._discard_values(view, est, lowest)
         return self._pick(view, scored)
+
+    def _value_jump(self, view: BotView, est: Estimator, legal: list[Action], chosen: Action) -> Action:
+        """Value over speed (:attr:`Settings.value_jump`): the discard at ``chosen``'s shanten with fewer
+        unseen useful tiles and the most valuable imagined completions, when they beat ``chosen``'s by the
+        jump; otherwise ``chosen``."""
+        st = self.settings
+        opp = 1 - view.seat
+        if (
+            chosen.kind is not Kind.DISCARD
+            or chosen.riichi
+            or est.wz
+            or view.rules.min_fan < st.far_min_fan
+            or view.riichi[view.seat]
+            or est.opp_riichi
+            or len(view.discards[opp]) >= 9
+            or len(view.opponent_melds) >= 2
+        ):
+            return chosen
+        n = view.size - 1
+        after: dict[int, tuple[Action, int, int]] = {}
+        for a in legal:
+            if a.kind is not Kind.DISCARD or a.riichi:
+                continue
+            p = view.play(a.tile)
+            if p not in after:
+                k = view.key - INC[p]
+                after[p] = (a, k, est.shanten(k, n, view.jokers))
+        own = after.get(view.play(chosen.tile))
+        if own is None or not 1 <= min(s for _, _, s in after.values()) <= 3:
+            return chosen
+        _, k0, s0 = own
+        u0 = sum(u for u, _, _ in est.improving(k0, n, view.jokers, s0))
+        far = Estimator(view, replace(st, samples=st.far_samples), self.seed)
+        v0 = far.completions(k0, n, view.melds)
+        best_v, best_u, best_a = v0 + st.value_jump, -1, chosen
+        for a, k, s in after.values():
+            if s != s0:
+                continue
+            u = sum(x for x, _, _ in est.improving(k, n, view.jokers, s))
+            if u >= u0:
+                continue
+            v = far.completions(k, n, view.melds)
+            if v > best_v or (v == best_v and best_a is not chosen and u > best_u):
+                best_v, best_u, best_a = v, u, a
+        return best_a
 
     def _tianting(self, view: BotView, legal: list[Action], chosen: Action) -> Action:
         """天听 (:attr:`Settings.tianting`): at the first discard, before any set on either side, greedy's

@@ -150,3 +150,10 @@ class Settings:
     decides otherwise)."""
     learned_margin: float = 0.0
     """The predicted points a far discard must gain over greedy's to replace it."""
+    value_jump: float = 0.0
+    """With ``base``, where a win needs :attr:`far_min_fan` fans or more, neither seat declared, the opponent
+    before its 9th discard with fewer than two open sets: a hand one to three from ready after level5's
+    discard plays instead the discard at the same shanten with fewer unseen useful tiles whose imagined
+    completions (:meth:`~erma.bots.expert.estimate.Estimator.completions`, :attr:`far_samples`) are worth
+    the most, when that is this many points more than level5's (0: off). Issue 39, value over speed
+    (docs/lab/2026-12-07-level5-levers.md: in the randomized test such discards worth 16 or more gained)."""
