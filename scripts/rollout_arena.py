@@ -65,6 +65,9 @@ def play(args: argparse.Namespace) -> None:
                                 z=args.z,
                                 where=where,
                                 budget_s=args.budget,
+                                check=args.check,
+                                self_level5=args.self_level5,
+                                history=args.history,
                             )
                         )
                     else:
@@ -98,6 +101,7 @@ def play(args: argparse.Namespace) -> None:
                             "means": d.means,
                             "k": d.samples,
                             "ms": round(d.cpu_s * 1000, 1),
+                            "check": d.check,
                         }
                         for d in bot.stats.decisions
                     ]
@@ -156,6 +160,14 @@ def summary(args: argparse.Namespace) -> None:
             f"  changed {len(changed)}  p50 {_rank(rm, 0.5):.0f} ms  p95 {_rank(rm, 0.95):.0f} ms"
             f"  {sum(rm) / max(1, n_roll):.2f} ms a rollout"
         )
+        seen = [d["means"][d["chosen"]] - d["means"][d["base"]] for d in changed]
+        print(f"gain the choosing samples saw in changed choices: {sum(seen) / len(rows):+.2f} a game")
+        checks = [d["check"] for d in changed if d.get("check") is not None]
+        if checks:
+            print(
+                f"the same on fresh samples ({len(checks)} checked): {_ci(checks)} a changed choice, "
+                f"{sum(checks) / len(rows):+.2f} a game"
+            )
 
 
 def cost(args: argparse.Namespace) -> None:
@@ -163,7 +175,7 @@ def cost(args: argparse.Namespace) -> None:
 
     from erma.bots import make_bot
     from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
-    from erma.lab.rollout import determinize, greedy_policy, play_out
+    from erma.lab.rollout import determinize, greedy_policy, level5_self_policy, play_out
     from erma.rules import find_ruleset
 
     rules = find_ruleset(args.rules)
@@ -187,17 +199,18 @@ def cost(args: argparse.Namespace) -> None:
     for i, view in enumerate(views):
         for k in range(args.samples):
             t0 = time.process_time()
-            st = determinize(view, rules, random.Random(f"{i}:{k}"))
+            st = determinize(view, rules, random.Random(f"{i}:{k}"), history=args.history)
             t1 = time.process_time()
             apply_unchecked(st, view.seat, view.legal[-1])
-            play_out(st, [greedy_policy(s, f"{i}:{k}:{s}") for s in (0, 1)])
+            pol = level5_self_policy(view.seat) if args.self_level5 else greedy_policy
+            play_out(st, [pol(s, f"{i}:{k}:{s}") for s in (0, 1)])
             t2 = time.process_time()
             det_t += t1 - t0
             play_t += t2 - t1
             n += 1
     print(
         f"{n} rollouts from {len(views)} positions: determinize {1000 * det_t / n:.2f} ms, "
-        f"play out (greedy both seats) {1000 * play_t / n:.2f} ms a rollout"
+        f"play out {1000 * play_t / n:.2f} ms a rollout"
     )
 
 
@@ -219,6 +232,9 @@ def main() -> None:
     p.add_argument(
         "--budget", type=float, default=None, help="process CPU seconds a decision (after a sample)"
     )
+    p.add_argument("--check", type=int, default=0, help="re-measure a changed choice on N fresh samples")
+    p.add_argument("--self-level5", action="store_true", help="rollouts play level5 in the seat's place")
+    p.add_argument("--history", action="store_true", help="the opponent's hand shaped by its draws")
     p.add_argument("--out", required=True)
     s = sub.add_parser("summary")
     s.add_argument("file")
@@ -227,6 +243,8 @@ def main() -> None:
     c.add_argument("--rules", default="classic64")
     c.add_argument("--positions", type=int, default=40)
     c.add_argument("--samples", type=int, default=8)
+    c.add_argument("--self-level5", action="store_true")
+    c.add_argument("--history", action="store_true")
     args = ap.parse_args()
     {"play": play, "summary": summary, "cost": cost}[args.cmd](args)
 

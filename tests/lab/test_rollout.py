@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from erma.analysis import shapes
 from erma.bots import make_bot
 from erma.game import GameState, Phase, apply_unchecked, legal_actions, new_hand, seat_view
 from erma.lab.rollout import RolloutBot, determinize, play_out, rollout_values
@@ -40,20 +41,25 @@ def _hidden(state: GameState, seat: int) -> Counter[int]:
     return out
 
 
-@pytest.mark.parametrize("preset", ["classic64", "wushuang128"])
-def test_determinized_state_shows_the_same_view(preset: str) -> None:
+@pytest.mark.parametrize(
+    ("preset", "history"), [("classic64", False), ("wushuang128", False), ("classic64", True)]
+)
+def test_determinized_state_shows_the_same_view(preset: str, history: bool) -> None:
     rules = find_ruleset(preset)
     rng = random.Random(7)
     seen = 0
     for state, seat in _positions(preset, 40):
         view = seat_view(state, seat)
-        det = determinize(view, rules, rng)
+        det = determinize(view, rules, rng, history=history)
         again = seat_view(det, seat)
         assert again.to_json() == view.to_json()
         for name in ("hand", "melds", "visible", "counts", "key", "size", "draws_left", "opponent_melds"):
             assert getattr(again, name) == getattr(view, name), name
         assert _hidden(det, seat) == _hidden(state, seat)
         assert det.seats[1 - seat].size == state.seats[1 - seat].size
+        if history and view.riichi[1 - seat]:
+            o = det.seats[1 - seat]
+            assert shapes.overall(o.key, o.size, 0, view.shapes) == 0  # a declared hand is ready
         seen += 1
     assert seen > 300
 

@@ -88,8 +88,41 @@ def _seat_from_view(counts: Sequence[int], melds: Sequence[Meld], river: Sequenc
     return s
 
 
-def determinize(view: BotView, rules: RuleSet, rng: random.Random) -> GameState:
-    """A full state consistent with ``view`` (its seat's decision), the hidden tiles drawn from ``rng``."""
+def _shape_history(
+    hand: list[int], pool: list[int], rng: random.Random, steps: int, ready: bool, allowed: int
+) -> None:
+    """The opponent's hand as a player who drew and discarded ``steps`` times would hold it (in place): each
+    step draws an unseen tile and throws one that leaves the fewest steps from ready (a random one of them),
+    the thrown tile going back among the unseen; a declared hand (``ready``) goes on until it is ready."""
+    from erma.analysis import shapes
+    from erma.analysis.tables import INC
+
+    key = sum(INC[t] * c for t, c in enumerate(hand))
+    n = sum(hand)
+    for step in range(steps + (60 if ready else 0)):
+        if step >= steps and shapes.overall(key, n, 0, allowed) <= 0:
+            break
+        flat = [t for t, c in enumerate(pool) for _ in range(c)]
+        if not flat:
+            break
+        t = rng.choice(flat)
+        pool[t] -= 1
+        hand[t] += 1
+        key += INC[t]
+        after = shapes.discard_values(key, n + 1, 0, allowed)
+        low = min(v for _, v in after)
+        out = rng.choice([x for x, v in after if v == low])
+        hand[out] -= 1
+        key -= INC[out]
+        pool[out] += 1
+
+
+def determinize(view: BotView, rules: RuleSet, rng: random.Random, *, history: bool = False) -> GameState:
+    """A full state consistent with ``view`` (its seat's decision), the hidden tiles drawn from ``rng``.
+
+    ``history``: the opponent's concealed tiles not uniform among the unseen ones but as a player who made
+    as many draws and efficient discards as the opponent has discarded would hold them
+    (:func:`_shape_history`; ready after its 报听)."""
     _supported(rules)
     me, opp = view.seat, 1 - view.seat
     if view.phase is Phase.END or view.actor != me or view.phase not in (Phase.TURN, Phase.CLAIM):
@@ -112,6 +145,10 @@ def determinize(view: BotView, rules: RuleSet, rng: random.Random) -> GameState:
     opp_hand = [0] * 34
     for t in _draw(pool, rng, view.opponent_hand_count):
         opp_hand[t] += 1
+    if history:
+        claimed = sum(1 for m in view.melds if m.claimed is not None)
+        steps = max(0, len(view.discards[opp]) + claimed - 1)
+        _shape_history(opp_hand, pool, rng, steps, view.riichi[opp], view.shapes)
     wall = _draw(pool, rng, sum(pool))
     if len(wall) != view.wall_left or view.reserve_count:
         raise ValueError(f"unseen tiles left {len(wall)}, the view's wall {view.wall_left}")
@@ -174,6 +211,17 @@ def greedy_policy(seat: int, seed: str) -> Bot:
     return GreedyBot(seed)
 
 
+def level5_self_policy(me: int) -> Policy:
+    """level5 in the seat ``me``, greedy (the issue's opponent) in the other: the rollouts' policy."""
+    from erma.bots.expert import ExpertBot
+    from erma.bots.greedy import GreedyBot
+
+    def make(seat: int, seed: str) -> Bot:
+        return ExpertBot(seed, name="level5") if seat == me else GreedyBot(seed)
+
+    return make
+
+
 def play_out(state: GameState, bots: Sequence[Bot]) -> None:
     """Play ``state`` to the end with ``bots[s]`` in seat s."""
     while state.phase is not Phase.END:
@@ -191,6 +239,7 @@ def rollout_values(
     seed: str,
     policy: Policy = greedy_policy,
     budget_s: float | None = None,
+    history: bool = False,
 ) -> list[list[int]]:
     """The seat's final points for each candidate (outer list) on each determinization (inner list):
     sample k is the same hidden deal and the same policy seeds for every candidate. With ``budget_s``, stops
@@ -199,7 +248,7 @@ def rollout_values(
     start = time.process_time()
     for k in range(samples):
         for i, a in enumerate(candidates):
-            state = determinize(view, view.rules, random.Random(f"{seed}:{k}"))
+            state = determinize(view, view.rules, random.Random(f"{seed}:{k}"), history=history)
             apply_unchecked(state, view.seat, a)
             play_out(state, [policy(s, f"{seed}:{k}:{s}") for s in (0, 1)])
             assert state.result is not None
@@ -219,6 +268,9 @@ class Decision:
     means: dict[str, float]
     samples: int
     cpu_s: float
+    check: float | None = None
+    """With ``check``: the chosen action's mean less level5's on fresh, independent samples (not used to
+    choose; an unbiased look at the gain the rollouts' model sees in a changed choice)."""
 
 
 @dataclass
@@ -256,7 +308,10 @@ class RolloutBot:
         z: float = 1.0,
         where: frozenset[str] = frozenset({"turn", "claim"}),
         budget_s: float | None = None,
-        policy: Policy = greedy_policy,
+        policy: Policy | None = None,
+        check: int = 0,
+        self_level5: bool = False,
+        history: bool = False,
         name: str = "rollout",
     ) -> None:
         from erma.bots.expert import ExpertBot
@@ -265,7 +320,10 @@ class RolloutBot:
         self.name = name
         self.base = ExpertBot(seed, name="level5")
         self.samples, self.top, self.near, self.z = samples, top, near, z
-        self.where, self.budget_s, self.policy = where, budget_s, policy
+        self.where, self.budget_s, self.fixed_policy = where, budget_s, policy
+        self.check = check
+        self.self_level5 = self_level5
+        self.history = history
         self.stats = RolloutStats()
 
     def candidates(self, view: BotView, legal: list[Action], base: Action) -> list[Action]:
@@ -304,8 +362,11 @@ class RolloutBot:
         cands = self.candidates(view, legal, base)
         if not cands:
             return base
+        policy = self.fixed_policy or greedy_policy
+        if self.fixed_policy is None and self.self_level5:
+            policy = level5_self_policy(view.seat)
         vals = rollout_values(
-            view, cands, self.samples, f"{self.seed}:{view.version}", self.policy, self.budget_s
+            view, cands, self.samples, f"{self.seed}:{view.version}", policy, self.budget_s, self.history
         )
         k = len(vals[0])
         means = [sum(v) / k for v in vals]
@@ -319,6 +380,18 @@ class RolloutBot:
             if m > self.z * se and m > best_gain:
                 chosen, best_gain = cands[i], m
         cpu = time.process_time() - t0
+        check = None
+        if self.check and chosen != base:
+            again = rollout_values(
+                view,
+                [base, chosen],
+                self.check,
+                f"check:{self.seed}:{view.version}",
+                policy,
+                None,
+                self.history,
+            )
+            check = sum(again[1]) / len(again[1]) - sum(again[0]) / len(again[0])
         self.stats.rollouts += k * len(cands)
         self.stats.cpu_s += cpu
         self.stats.decisions.append(
@@ -329,6 +402,7 @@ class RolloutBot:
                 {a.to_str(): round(m, 2) for a, m in zip(cands, means, strict=True)},
                 k,
                 cpu,
+                check,
             )
         )
         return chosen
