@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from erma.bots.base import Bot, BotView
 from erma.game import Action, GameState, Kind, Phase, apply_unchecked, legal_actions, seat_view
-from erma.game.families import family_for
+from erma.game.engine import family_for
 from erma.game.result import DrawSource
 from erma.game.start import COUNTERS
 from erma.game.state import Event, Seat
