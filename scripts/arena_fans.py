@@ -37,8 +37,8 @@ def bucket(fans: int) -> str:
 def play(args: argparse.Namespace) -> None:
     from erma.bots import Bot, make_bot
     from erma.game import EndReason, WinHow
-    from erma.lab.arena import arena_bot_seed
-    from erma.lab.selfplay import hand_seed, play_hand
+    from erma.lab.arena import arena_bot_seed, duplicate_games
+    from erma.lab.selfplay import play_hand
     from erma.rules import find_ruleset
 
     rules = find_ruleset(args.rules)
@@ -70,22 +70,20 @@ def play(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as fh:
-        for wall in range(args.start, args.walls):
-            seed = hand_seed(args.seed, wall)
-            for g in (0, 1):
-                bot_in_seat = (0, 1) if g == 0 else (1, 0)
-                bots = [make(bot_in_seat[s], arena_bot_seed(args.seed, wall, g, s)) for s in (0, 1)]
-                res = play_hand(rules, seed, bots, wall % 2).result
-                assert res is not None
-                a_seat = g  # bot A sits in seat g
-                row = {"wall": wall, "g": g, "a": res.deltas[a_seat], "winner": None, "how": None, "fans": 0}
-                if res.reason is EndReason.WIN and res.winner is not None:
-                    row["winner"] = bot_in_seat[res.winner]
-                    row["how"] = "self" if res.how is WinHow.SELF else "discard"
-                    row["fans"] = res.fan_total
-                    row["ids"] = [f.id for f in res.fans]
-                    row["hand"] = res.hand
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        for wall, g, seed, dealer in duplicate_games(args.seed, range(args.start, args.walls)):
+            bot_in_seat = (0, 1) if g == 0 else (1, 0)
+            bots = [make(bot_in_seat[s], arena_bot_seed(args.seed, wall, g, s)) for s in (0, 1)]
+            res = play_hand(rules, seed, bots, dealer).result
+            assert res is not None
+            a_seat = g  # bot A sits in seat g
+            row = {"wall": wall, "g": g, "a": res.deltas[a_seat], "winner": None, "how": None, "fans": 0}
+            if res.reason is EndReason.WIN and res.winner is not None:
+                row["winner"] = bot_in_seat[res.winner]
+                row["how"] = "self" if res.how is WinHow.SELF else "discard"
+                row["fans"] = res.fan_total
+                row["ids"] = [f.id for f in res.fans]
+                row["hand"] = res.hand
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
             fh.flush()
 
 

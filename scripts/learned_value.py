@@ -33,8 +33,8 @@ def record(args: argparse.Namespace) -> None:
     from erma.bots.expert.learned import far_features, value_honours
     from erma.bots.expert.settings import Settings
     from erma.game.actions import Kind
-    from erma.lab.arena import arena_bot_seed
-    from erma.lab.selfplay import hand_seed, play_hand
+    from erma.lab.arena import arena_bot_seed, duplicate_games
+    from erma.lab.selfplay import play_hand
     from erma.rules import find_ruleset
 
     rules = find_ruleset(args.rules)
@@ -110,27 +110,25 @@ def record(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as fh:
-        for wall in range(args.start, args.walls):
-            seed = hand_seed(args.seed, wall)
-            for g in (0, 1):
-                bot_in_seat = (0, 1) if g == 0 else (1, 0)
-                log: list[dict[str, Any]] = []
-                bots = [
-                    Recorder(
-                        make_bot(names[bot_in_seat[s]], arena_bot_seed(args.seed, wall, g, s)),
-                        log,
-                        names[bot_in_seat[s]],
-                        random.Random(f"explore:{args.seed}:{wall}:{g}:{s}"),
-                    )
-                    for s in (0, 1)
-                ]
-                res = play_hand(rules, seed, bots, wall % 2).result
-                assert res is not None
-                for row in log:
-                    row["y"] = res.deltas[row["seat"]]
-                    row["wall"] = wall
-                    row["g"] = g
-                    fh.write(json.dumps(row) + "\n")
+        for wall, g, seed, dealer in duplicate_games(args.seed, range(args.start, args.walls)):
+            bot_in_seat = (0, 1) if g == 0 else (1, 0)
+            log: list[dict[str, Any]] = []
+            bots = [
+                Recorder(
+                    make_bot(names[bot_in_seat[s]], arena_bot_seed(args.seed, wall, g, s)),
+                    log,
+                    names[bot_in_seat[s]],
+                    random.Random(f"explore:{args.seed}:{wall}:{g}:{s}"),
+                )
+                for s in (0, 1)
+            ]
+            res = play_hand(rules, seed, bots, dealer).result
+            assert res is not None
+            for row in log:
+                row["y"] = res.deltas[row["seat"]]
+                row["wall"] = wall
+                row["g"] = g
+                fh.write(json.dumps(row) + "\n")
             fh.flush()
 
 

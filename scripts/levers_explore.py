@@ -54,8 +54,8 @@ def record(args: argparse.Namespace) -> None:
     from erma.bots.priors import ready_chance
     from erma.game.actions import Action, Kind
     from erma.game.state import Phase
-    from erma.lab.arena import arena_bot_seed
-    from erma.lab.selfplay import hand_seed, play_hand
+    from erma.lab.arena import arena_bot_seed, duplicate_games
+    from erma.lab.selfplay import play_hand
     from erma.rules import find_ruleset
 
     rules = find_ruleset(args.rules)
@@ -240,24 +240,22 @@ def record(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as fh:
-        for wall in range(args.start, args.walls):
-            seed = hand_seed(args.seed, wall)
-            for g in (0, 1):
-                names = ("level5", "greedy") if g == 0 else ("greedy", "level5")
-                log: list[Row] = []
-                bots: list[Any] = []
-                for s in (0, 1):
-                    bot = make_bot(names[s], arena_bot_seed(args.seed, wall, g, s))
-                    if names[s] == "level5":
-                        bot = Explorer(bot, log, random.Random(f"levers:{args.seed}:{wall}:{g}"))
-                    bots.append(bot)
-                res = play_hand(rules, seed, bots, wall % 2).result
-                assert res is not None
-                me = names.index("level5")
-                log.append({"lever": "hand", "seat": me})
-                for row in log:
-                    row.update(y=res.deltas[row["seat"]], wall=wall, g=g)
-                    fh.write(json.dumps(row) + "\n")
+        for wall, g, seed, dealer in duplicate_games(args.seed, range(args.start, args.walls)):
+            names = ("level5", "greedy") if g == 0 else ("greedy", "level5")
+            log: list[Row] = []
+            bots: list[Any] = []
+            for s in (0, 1):
+                bot = make_bot(names[s], arena_bot_seed(args.seed, wall, g, s))
+                if names[s] == "level5":
+                    bot = Explorer(bot, log, random.Random(f"levers:{args.seed}:{wall}:{g}"))
+                bots.append(bot)
+            res = play_hand(rules, seed, bots, dealer).result
+            assert res is not None
+            me = names.index("level5")
+            log.append({"lever": "hand", "seat": me})
+            for row in log:
+                row.update(y=res.deltas[row["seat"]], wall=wall, g=g)
+                fh.write(json.dumps(row) + "\n")
             fh.flush()
 
 

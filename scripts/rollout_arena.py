@@ -38,9 +38,8 @@ def _rank(values: list[float], q: float) -> float:
 def play(args: argparse.Namespace) -> None:
     from erma.bots import make_bot
     from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
-    from erma.lab.arena import arena_bot_seed
+    from erma.lab.arena import arena_bot_seed, duplicate_games
     from erma.lab.rollout import RolloutBot
-    from erma.lab.selfplay import hand_seed
     from erma.rules import find_ruleset
 
     rules = find_ruleset(args.rules)
@@ -48,65 +47,63 @@ def play(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a" if args.start else "w", encoding="utf-8") as fh:
-        for wall in range(args.start, args.walls):
-            seed = hand_seed(args.seed, wall)
-            for g in (0, 1):
-                a_seat = g
-                bots = []
-                for s in (0, 1):
-                    bseed = arena_bot_seed(args.seed, wall, g, s)
-                    if s == a_seat and args.a == "rollout":
-                        bots.append(
-                            RolloutBot(
-                                bseed,
-                                samples=args.samples,
-                                top=args.top,
-                                near=args.near,
-                                z=args.z,
-                                where=where,
-                                budget_s=args.budget,
-                                check=args.check,
-                                self_level5=args.self_level5,
-                                history=args.history,
-                            )
+        for wall, g, seed, dealer in duplicate_games(args.seed, range(args.start, args.walls)):
+            a_seat = g
+            bots = []
+            for s in (0, 1):
+                bseed = arena_bot_seed(args.seed, wall, g, s)
+                if s == a_seat and args.a == "rollout":
+                    bots.append(
+                        RolloutBot(
+                            bseed,
+                            samples=args.samples,
+                            top=args.top,
+                            near=args.near,
+                            z=args.z,
+                            where=where,
+                            budget_s=args.budget,
+                            check=args.check,
+                            self_level5=args.self_level5,
+                            history=args.history,
                         )
-                    else:
-                        bots.append(make_bot(args.a if s == a_seat else args.b, bseed))
-                state = new_hand(rules, seed, wall % 2)
-                times: list[float] = []
-                while state.phase is not Phase.END:
-                    seat = state.actor
-                    legal = legal_actions(state, seat)
-                    t0 = time.process_time()
-                    action = bots[seat].choose(seat_view(state, seat, legal), legal)
-                    if seat == a_seat:
-                        times.append(time.process_time() - t0)
-                    apply_unchecked(state, seat, action)
-                res = state.result
-                assert res is not None
-                row: dict[str, object] = {
-                    "wall": wall,
-                    "g": g,
-                    "a": res.deltas[a_seat],
-                    "b": res.deltas[1 - a_seat],
-                    "ms": [round(t * 1000, 2) for t in times],
-                }
-                bot = bots[a_seat]
-                if isinstance(bot, RolloutBot):
-                    row["rolled"] = [
-                        {
-                            "phase": d.phase,
-                            "base": d.base,
-                            "chosen": d.chosen,
-                            "means": d.means,
-                            "k": d.samples,
-                            "ms": round(d.cpu_s * 1000, 1),
-                            "check": d.check,
-                        }
-                        for d in bot.stats.decisions
-                    ]
-                    row["rollouts"] = bot.stats.rollouts
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    )
+                else:
+                    bots.append(make_bot(args.a if s == a_seat else args.b, bseed))
+            state = new_hand(rules, seed, dealer)
+            times: list[float] = []
+            while state.phase is not Phase.END:
+                seat = state.actor
+                legal = legal_actions(state, seat)
+                t0 = time.process_time()
+                action = bots[seat].choose(seat_view(state, seat, legal), legal)
+                if seat == a_seat:
+                    times.append(time.process_time() - t0)
+                apply_unchecked(state, seat, action)
+            res = state.result
+            assert res is not None
+            row: dict[str, object] = {
+                "wall": wall,
+                "g": g,
+                "a": res.deltas[a_seat],
+                "b": res.deltas[1 - a_seat],
+                "ms": [round(t * 1000, 2) for t in times],
+            }
+            bot = bots[a_seat]
+            if isinstance(bot, RolloutBot):
+                row["rolled"] = [
+                    {
+                        "phase": d.phase,
+                        "base": d.base,
+                        "chosen": d.chosen,
+                        "means": d.means,
+                        "k": d.samples,
+                        "ms": round(d.cpu_s * 1000, 1),
+                        "check": d.check,
+                    }
+                    for d in bot.stats.decisions
+                ]
+                row["rollouts"] = bot.stats.rollouts
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
             fh.flush()
 
 
@@ -175,7 +172,8 @@ def cost(args: argparse.Namespace) -> None:
 
     from erma.bots import make_bot
     from erma.game import Phase, apply_unchecked, legal_actions, new_hand, seat_view
-    from erma.lab.rollout import determinize, greedy_policy, level5_self_policy, play_out
+    from erma.lab.rollout import determinize, greedy_policy, level5_self_policy
+    from erma.lab.selfplay import play_out
     from erma.rules import find_ruleset
 
     rules = find_ruleset(args.rules)

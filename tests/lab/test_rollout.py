@@ -12,7 +12,8 @@ import pytest
 from erma.analysis import shapes
 from erma.bots import make_bot
 from erma.game import GameState, Phase, apply_unchecked, legal_actions, new_hand, seat_view
-from erma.lab.rollout import RolloutBot, determinize, play_out, rollout_values
+from erma.lab.rollout import RolloutBot, determinize, rollout_values
+from erma.lab.selfplay import play_out
 from erma.rules import find_ruleset
 
 

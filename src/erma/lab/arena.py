@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,17 @@ from erma.rules import RuleSet
 def arena_bot_seed(seed: int | str, wall: int, game: int, seat: int) -> str:
     """The seed of the bot in ``seat`` in game ``game`` (0 or 1) of wall ``wall``."""
     return f"{seed}:{wall}:{game}:{seat}"
+
+
+def duplicate_games(seed: int | str, walls: Iterable[int]) -> Iterator[tuple[int, int, str, int]]:
+    """Every game of a duplicate run on ``walls``, in the arena's order: (wall, game, the wall's hand seed,
+    the dealer seat). Bot A sits in seat ``game``; the bot in seat s chooses with :func:`arena_bot_seed`
+    ``(seed, wall, game, s)`` — what :func:`play_wall` plays, for scripts that play the arena's games their
+    own way (recording decisions, wrapping a bot)."""
+    for wall in walls:
+        hand = hand_seed(seed, wall)
+        for game in (0, 1):
+            yield wall, game, hand, wall % 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,11 +85,9 @@ class WallResult:
 
 def play_wall(config: ArenaConfig, wall: int) -> WallResult:
     """Play both games of ``wall``; bot A sits in seat ``g`` of game ``g``."""
-    seed = hand_seed(config.seed, wall)
-    dealer = wall % 2
     times: tuple[list[float], list[float]] = ([], [])
     games = []
-    for g in (0, 1):
+    for _, g, seed, dealer in duplicate_games(config.seed, (wall,)):
         seat_of_bot = (0, 1) if g == 0 else (1, 0)
         bot_in_seat = (0, 1) if g == 0 else (1, 0)
         bots = [

@@ -26,12 +26,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from erma.bots.base import Bot, BotView
-from erma.game import Action, GameState, Kind, Phase, apply_unchecked, legal_actions, seat_view
+from erma.game import Action, GameState, Kind, Phase, apply_unchecked
 from erma.game.engine import family_for
 from erma.game.result import DrawSource
 from erma.game.start import COUNTERS
 from erma.game.state import Event, Seat
 from erma.hand import Meld, MeldKind
+from erma.lab.selfplay import play_out
 from erma.rules import RuleSet
 
 _PAD = Event("lab-pad", None, {})
@@ -220,16 +221,6 @@ def level5_self_policy(me: int) -> Policy:
         return ExpertBot(seed, name="level5") if seat == me else GreedyBot(seed)
 
     return make
-
-
-def play_out(state: GameState, bots: Sequence[Bot]) -> None:
-    """Play ``state`` to the end with ``bots[s]`` in seat s."""
-    while state.phase is not Phase.END:
-        seat = state.actor
-        legal = legal_actions(state, seat)
-        bot = bots[seat]
-        action = bot.choose(seat_view(state, seat, legal) if bot.uses_view else None, legal)  # type: ignore[arg-type]
-        apply_unchecked(state, seat, action)
 
 
 def rollout_values(

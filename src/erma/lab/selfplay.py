@@ -44,13 +44,18 @@ def bot_seed(seed: int | str, wall: int, seat: int) -> str:
 def play_hand(rules: RuleSet, seed: str, bots: Sequence[Bot], dealer: int | None = None) -> GameState:
     """Play one hand; ``bots[s]`` plays seat s."""
     state = new_hand(rules, seed, dealer)
+    play_out(state, bots)
+    return state
+
+
+def play_out(state: GameState, bots: Sequence[Bot]) -> None:
+    """Play ``state`` on to the end of its hand; ``bots[s]`` plays seat s."""
     while state.phase is not Phase.END:
         seat = state.actor
         legal = legal_actions(state, seat)
         bot = bots[seat]
         action = bot.choose(seat_view(state, seat, legal) if bot.uses_view else None, legal)  # type: ignore[arg-type]
         apply_unchecked(state, seat, action)
-    return state
 
 
 @dataclass(frozen=True, slots=True)
