@@ -25,14 +25,12 @@ from typing import Any
 
 def record(args: argparse.Namespace) -> None:
     from erma.analysis.tables import INC
-    from erma.bots import make_bot
     from erma.bots.claimed import claimed_hand
     from erma.bots.expert.cached import copies
     from erma.bots.expert.estimate import Estimator
     from erma.bots.expert.settings import Settings
     from erma.game.actions import PASS, Kind
-    from erma.lab.arena import arena_bot_seed, duplicate_games
-    from erma.lab.selfplay import play_hand
+    from erma.lab.arena import logged_games
     from erma.rules import find_ruleset
 
     rules = find_ruleset(args.rules)
@@ -99,17 +97,13 @@ def record(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as fh:
-        for wall, g, seed, dealer in duplicate_games(args.seed, range(args.start, args.walls)):
-            names = ("level5", "greedy") if g == 0 else ("greedy", "level5")
-            log: list[dict[str, Any]] = []
-            bots: list[Any] = []
-            for s in (0, 1):
-                bot = make_bot(names[s], arena_bot_seed(args.seed, wall, g, s))
-                if names[s] == "level5":
-                    bot = Explorer(bot, log, random.Random(f"claims:{args.seed}:{wall}:{g}"))
-                bots.append(bot)
-            res = play_hand(rules, seed, bots, dealer).result
-            assert res is not None
+
+        def explored(bot: Any, log: list[dict[str, Any]], wall: int, g: int, s: int) -> Any:
+            """level5 (bot A, in seat g) explores; greedy plays as it is."""
+            return Explorer(bot, log, random.Random(f"claims:{args.seed}:{wall}:{g}")) if s == g else bot
+
+        walls = range(args.start, args.walls)
+        for wall, g, res, log in logged_games(rules, args.seed, walls, ("level5", "greedy"), explored):
             for row in log:
                 row.update(y=res.deltas[row["seat"]], wall=wall, g=g)
                 fh.write(json.dumps(row) + "\n")

@@ -28,13 +28,11 @@ from typing import Any
 
 def record(args: argparse.Namespace) -> None:
     from erma.analysis.tables import INC
-    from erma.bots import make_bot
     from erma.bots.expert.estimate import Estimator
     from erma.bots.expert.learned import far_features, value_honours
     from erma.bots.expert.settings import Settings
     from erma.game.actions import Kind
-    from erma.lab.arena import arena_bot_seed, duplicate_games
-    from erma.lab.selfplay import play_hand
+    from erma.lab.arena import logged_games
     from erma.rules import find_ruleset
 
     rules = find_ruleset(args.rules)
@@ -110,20 +108,14 @@ def record(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as fh:
-        for wall, g, seed, dealer in duplicate_games(args.seed, range(args.start, args.walls)):
-            bot_in_seat = (0, 1) if g == 0 else (1, 0)
-            log: list[dict[str, Any]] = []
-            bots = [
-                Recorder(
-                    make_bot(names[bot_in_seat[s]], arena_bot_seed(args.seed, wall, g, s)),
-                    log,
-                    names[bot_in_seat[s]],
-                    random.Random(f"explore:{args.seed}:{wall}:{g}:{s}"),
-                )
-                for s in (0, 1)
-            ]
-            res = play_hand(rules, seed, bots, dealer).result
-            assert res is not None
+
+        def recorded(bot: Any, log: list[dict[str, Any]], wall: int, g: int, s: int) -> Any:
+            """Both seats record (bot A sits in seat g)."""
+            name = names[0] if s == g else names[1]
+            return Recorder(bot, log, name, random.Random(f"explore:{args.seed}:{wall}:{g}:{s}"))
+
+        walls = range(args.start, args.walls)
+        for wall, g, res, log in logged_games(rules, args.seed, walls, (names[0], names[1]), recorded):
             for row in log:
                 row["y"] = res.deltas[row["seat"]]
                 row["wall"] = wall

@@ -48,14 +48,12 @@ Row = dict[str, Any]
 
 def record(args: argparse.Namespace) -> None:
     from erma.analysis.tables import INC
-    from erma.bots import make_bot
     from erma.bots.expert.cached import improvers, winners
     from erma.bots.expert.estimate import Estimator
     from erma.bots.priors import ready_chance
     from erma.game.actions import Action, Kind
     from erma.game.state import Phase
-    from erma.lab.arena import arena_bot_seed, duplicate_games
-    from erma.lab.selfplay import play_hand
+    from erma.lab.arena import logged_games
     from erma.rules import find_ruleset
 
     rules = find_ruleset(args.rules)
@@ -240,19 +238,14 @@ def record(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as fh:
-        for wall, g, seed, dealer in duplicate_games(args.seed, range(args.start, args.walls)):
-            names = ("level5", "greedy") if g == 0 else ("greedy", "level5")
-            log: list[Row] = []
-            bots: list[Any] = []
-            for s in (0, 1):
-                bot = make_bot(names[s], arena_bot_seed(args.seed, wall, g, s))
-                if names[s] == "level5":
-                    bot = Explorer(bot, log, random.Random(f"levers:{args.seed}:{wall}:{g}"))
-                bots.append(bot)
-            res = play_hand(rules, seed, bots, dealer).result
-            assert res is not None
-            me = names.index("level5")
-            log.append({"lever": "hand", "seat": me})
+
+        def explored(bot: Any, log: list[Row], wall: int, g: int, s: int) -> Any:
+            """level5 (bot A, in seat g) explores; greedy plays as it is."""
+            return Explorer(bot, log, random.Random(f"levers:{args.seed}:{wall}:{g}")) if s == g else bot
+
+        walls = range(args.start, args.walls)
+        for wall, g, res, log in logged_games(rules, args.seed, walls, ("level5", "greedy"), explored):
+            log.append({"lever": "hand", "seat": g})  # level5 sits in seat g
             for row in log:
                 row.update(y=res.deltas[row["seat"]], wall=wall, g=g)
                 fh.write(json.dumps(row) + "\n")

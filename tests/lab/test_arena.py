@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 
 from erma.cli import main
-from erma.lab.arena import ArenaConfig, GameOutcome, WallResult, percentiles, play_wall, run_arena, summarize
+from erma.lab.arena import (
+    ArenaConfig,
+    GameOutcome,
+    WallResult,
+    duplicate_games,
+    logged_games,
+    percentiles,
+    play_wall,
+    run_arena,
+    summarize,
+)
 from erma.rules import find_ruleset
 
 KEYS = [
@@ -102,3 +112,33 @@ def test_cli_bad_input(args: list[str], message: str, capsys: pytest.CaptureFixt
     assert main(["arena", "--walls", "1", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_logged_games_are_the_arenas_games_with_the_bots_wrapped() -> None:
+    rules = find_ruleset("classic64")
+    walls = range(4, 7)
+    assert [(w, g, d) for w, g, _, d in duplicate_games("logged", walls)] == [
+        (w, g, w % 2) for w in walls for g in (0, 1)
+    ]
+    seen: list[tuple[int, int, int, str]] = []
+
+    def wrap(bot, log, wall, game, seat):  # type: ignore[no-untyped-def]
+        seen.append((wall, game, seat, bot.name))
+        log.append({"seat": seat})
+        return bot
+
+    got = list(logged_games(rules, "logged", walls, ("level5", "greedy"), wrap))
+    config = ArenaConfig(rules, ("level5", "greedy"), "logged")
+    for w in walls:
+        played = play_wall(config, w)
+        for g in (0, 1):
+            wall, game, result, log = got[2 * (w - walls[0]) + g]
+            assert (wall, game) == (w, g)
+            assert (result.deltas[g], result.deltas[1 - g]) == played.games[g].points  # bot A sits in seat g
+            assert log == [{"seat": 0}, {"seat": 1}]
+    assert {(g, s, name) for _, g, s, name in seen} == {
+        (0, 0, "level5"),
+        (0, 1, "greedy"),
+        (1, 0, "greedy"),
+        (1, 1, "level5"),
+    }

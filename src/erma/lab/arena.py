@@ -23,11 +23,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from erma.bots import make_bot
-from erma.game import EndReason, Phase, WinHow, apply_unchecked, legal_actions, new_hand, seat_view
+from erma.bots import Bot, make_bot
+from erma.game import (
+    EndReason,
+    HandResult,
+    Phase,
+    WinHow,
+    apply_unchecked,
+    legal_actions,
+    new_hand,
+    seat_view,
+)
 from erma.game.record import to_record
 from erma.lab.runner import run_walls
-from erma.lab.selfplay import hand_seed
+from erma.lab.selfplay import hand_seed, play_hand
 from erma.rules import RuleSet
 
 
@@ -81,6 +90,29 @@ class WallResult:
     def paired_diff(self) -> float:
         """(A's points − B's points) over the two games, per hand."""
         return sum(g.points[0] - g.points[1] for g in self.games) / 2
+
+
+Log = list[dict[str, Any]]
+"""Rows a wrapped bot writes about its decisions in one game (scripts' randomized recorders)."""
+
+
+def logged_games(
+    rules: RuleSet,
+    seed: int | str,
+    walls: Iterable[int],
+    bots: tuple[str, str],
+    wrap: Callable[[Bot, Log, int, int, int], Bot],
+) -> Iterator[tuple[int, int, HandResult, Log]]:
+    """The games of a duplicate run of ``bots`` (A in seat ``game``; the seeds of :func:`duplicate_games`),
+    each seat's bot passed through ``wrap(bot, log, wall, game, seat)``, which may return a bot that records
+    its decisions into the game's ``log``: yields (wall, game, the hand's result, the log)."""
+    for wall, g, hand, dealer in duplicate_games(seed, walls):
+        log: Log = []
+        names = bots if g == 0 else (bots[1], bots[0])
+        seated = [wrap(make_bot(names[s], arena_bot_seed(seed, wall, g, s)), log, wall, g, s) for s in (0, 1)]
+        result = play_hand(rules, hand, seated, dealer).result
+        assert result is not None, "a finished hand has a result"
+        yield wall, g, result, log
 
 
 def play_wall(config: ArenaConfig, wall: int) -> WallResult:
