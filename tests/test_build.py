@@ -106,7 +106,8 @@ def test_same_shanten_and_useful_tiles_both_builds() -> None:
 
 def test_same_environment_observations_both_builds() -> None:
     """The environments' observations (planes, scalars, mask, the flat network input) and rewards, 1,500
-    seeded steps in each preset: one digest, compiled and pure (the learning view is compiled)."""
+    seeded steps in each preset: one digest, compiled and pure (the learning view and the environments' hand
+    are compiled)."""
     assert _run(_ENV_DIGEST, "1500", pure=True) == _run(_ENV_DIGEST, "1500", pure=False)
 
 

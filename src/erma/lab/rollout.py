@@ -13,7 +13,8 @@
   two from ready, claims, 报听) chooses among level5's best few candidates by the rollouts.
 
 What the view does not show is guessed, and the guesses are named here: the opponent's concealed tiles and
-the wall (uniformly among the unseen tiles: no inference from the opponent's play), whether a 报听 was 天听
+the wall (uniformly among the unseen tiles, or with ``history`` as a player who drew and discarded
+efficiently as often as the opponent did: no inference from which tiles it threw), whether a 报听 was 天听
 (never) or still 一发 (never), whether the seat's draw was a kong's replacement (never). These change the
 value of a rollout only through those fans.
 """
