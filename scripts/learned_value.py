@@ -72,7 +72,7 @@ def record(args: argparse.Namespace) -> None:
                 if s != best:
                     continue
                 k = view.key - INC[t]
-                u = sum(x for x, _, _ in est.improving(k, n, 0, s))
+                u = est.useful(k, n, 0, s)
                 c = list(view.counts)
                 c[t] -= 1
                 feats.append([round(f, 4) for f in far_features(view, c, k, n, s, u, valued)])

@@ -390,7 +390,7 @@ def useful(view: BotView, est: ReviewEstimator, key: int, n: int, jokers: int) -
     (or complete it); 3k+2 — the most after a discard that keeps the lowest shanten."""
     if n % 3 == 1:
         s = max(0, est.shanten(key, n, jokers))
-        return sum(u for u, _, _ in est.improving(key, n, jokers, s))
+        return est.useful(key, n, jokers, s)
     if n % 3 != 2:
         return 0
     outs = []

@@ -217,7 +217,7 @@ def offered_multiplier(state: GameState, seat: int) -> int:
     """The multiplier (温州 1, 2, 4) of the win ``seat`` could declare now — on the drawn tile, the discard
     or the added-kong tile — or 0 if none (and in families without multipliers). Whether a 过水 limit allows
     it is :func:`legal_actions`' say; this is what the seat knows of its own win (bots weigh it)."""
-    if seat != state.actor:
+    if seat != state.actor or not state.family.multiplied:
         return 0
     ph = state.phase
     found: Win | None = None

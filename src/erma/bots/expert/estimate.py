@@ -131,6 +131,10 @@ class Estimator:
             return _sh(self.view, key, n, jokers, melded)
         return shanten(key, n, self.shapes)
 
+    def useful(self, key: int, n: int, jokers: int, s: int) -> int:
+        """Unseen useful tiles (有效牌) of a 3k+1 hand ``s`` from ready: the copies of :meth:`improving`."""
+        return sum(u for u, _, _ in self.improving(key, n, jokers, s))
+
     def improving(self, key: int, n: int, jokers: int, s: int) -> list[tuple[int, int, int]]:
         """(unseen copies, key, jokers) after each unseen kind that lowers the shanten of a 3k+1 hand."""
         if not self.wz:

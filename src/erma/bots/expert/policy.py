@@ -177,14 +177,14 @@ class ExpertBot:
         if own is None or not 1 <= min(s for _, _, s in after.values()) <= 3:
             return chosen
         _, k0, s0 = own
-        u0 = sum(u for u, _, _ in est.improving(k0, n, view.jokers, s0))
+        u0 = est.useful(k0, n, view.jokers, s0)
         far = Estimator(view, replace(st, samples=st.far_samples), self.seed)
         v0 = far.completions(k0, n, view.melds)
         best_v, best_u, best_a = v0 + st.value_jump, -1, chosen
         for a, k, s in after.values():
             if s != s0:
                 continue
-            u = sum(x for x, _, _ in est.improving(k, n, view.jokers, s))
+            u = est.useful(k, n, view.jokers, s)
             if u >= u0:
                 continue
             v = far.completions(k, n, view.melds)
@@ -257,7 +257,7 @@ class ExpertBot:
         counts: dict[Action, int] = {}
         for a in lowest:
             k, j = _minus(view, view.key, a.tile)
-            counts[a] = sum(u for u, _, _ in est.improving(k, n, j, s))
+            counts[a] = est.useful(k, n, j, s)
         most = max(counts.values())
         mine = 0.0
         best_v = float("-inf")
@@ -283,7 +283,7 @@ class ExpertBot:
         counts: dict[Action, int] = {}
         for a in discards:
             k, j = _minus(view, view.key, a.tile)
-            counts[a] = sum(u for u, _, _ in est.improving(k, view.size - 1, j, s))
+            counts[a] = est.useful(k, view.size - 1, j, s)
         most = max(counts.values())
         return [a for a in discards if counts[a] >= most - keep]
 
