@@ -31,10 +31,11 @@ def _wild(state: GameState) -> Tile:
 def _play_counts(state: GameState, seat: int) -> list[int]:
     """A seat's concealed tiles as played (财神 left out, 白板 as the 财神's kind)."""
     cs = _wild(state)
-    out = [0] * 34
-    for t, n in enumerate(state.seats[seat].counts):
-        if n and t != cs:
-            out[wz.play_kind(t, cs)] += n
+    out = state.seats[seat].counts[:34]
+    out[cs] = 0
+    if cs != wz.WHITE:
+        out[cs] = out[wz.WHITE]
+        out[wz.WHITE] = 0
     return out
 
 
