@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -95,6 +96,9 @@ _PLAIN: tuple[tuple[Kind, int], ...] = (
 )
 """Kinds and their index (the kind's tile added for those in ``_TILE_BASE``), scanned by identity: an enum's
 hash is a Python call, even compiled."""
+_INT8: Final = np.dtype(np.int8)
+"""The mask's type, made once (``np.frombuffer`` reads a dtype given by position quicker than by name or
+as a scalar type)."""
 _PICK_ANY = Action(Kind.PICK, index=-1)
 """Stands for "pick" in an action table until the picker draws the position."""
 
@@ -146,9 +150,10 @@ def action_table(view: SeatView, legal: Sequence[Action]) -> tuple[npt.NDArray[n
     placeholder: resolve it with :func:`resolve`)."""
     mask = bytearray(NUM_ACTIONS)  # set byte by byte, then one array on it (no numpy call an action)
     table: dict[int, Action] = {}
+    accept, pick = Kind.ACCEPT, Kind.PICK  # (an enum member is an attribute look-up, even compiled)
     for a in legal:
         k = a.kind
-        if k is Kind.ACCEPT or k is Kind.PICK:
+        if k is accept or k is pick:
             continue
         i = action_index(a)
         table[i] = a
@@ -161,7 +166,7 @@ def action_table(view: SeatView, legal: Sequence[Action]) -> tuple[npt.NDArray[n
     elif view.phase is Phase.HAIDI and legal:
         table[PICK] = _PICK_ANY
         mask[PICK] = 1
-    return np.frombuffer(mask, dtype=np.int8), table
+    return np.frombuffer(mask, _INT8), table
 
 
 def resolve(a: Action, reserve: int, rng: random.Random) -> Action:
@@ -207,7 +212,7 @@ def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
     seat = view.seat
     other = 1 - seat
     b = bytearray(_ZERO_PLANES)  # one flat buffer, copied into the array at the end (fast in pure Python)
-    b[0:34] = bytes(view.hand)
+    b[0:34] = view.hand  # (a tuple assigned to a slice: quicker than through bytes(), compiled)
     if view.drawn is not None:
         b[34 + view.drawn] = 1
     for m in view.melds:
@@ -227,9 +232,8 @@ def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
     last = view.last_discard
     if last is not None and last < 34:
         b[238 + last] = 1
-    visible = bytes(view.visible)
-    b[272:306] = visible
-    b[306:340] = visible.translate(_UNSEEN[view.rules.copies])
+    b[272:306] = view.visible
+    b[306:340] = b[272:306].translate(_UNSEEN[view.rules.copies])
     for t in view.revealed:
         if t < 34:
             b[340 + t] += 1
@@ -249,7 +253,7 @@ def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
         b[510 + t] += 1
     for t in view.cuo_kinds:
         b[544 + t] = 1
-    b[578:612] = bytes(view.counts)
+    b[578:612] = view.counts
     s = bytearray(NUM_SCALARS)
     s[0] = seat
     s[1] = view.dealer == seat

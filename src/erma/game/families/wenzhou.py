@@ -31,20 +31,24 @@ def _wild(state: GameState) -> Tile:
 def _play_counts(state: GameState, seat: int) -> list[int]:
     """A seat's concealed tiles as played (财神 left out, 白板 as the 财神's kind)."""
     cs = _wild(state)
-    out = [0] * 34
-    for t, n in enumerate(state.seats[seat].counts):
-        if n and t != cs:
-            out[wz.play_kind(t, cs)] += n
+    out = state.seats[seat].counts[:34]
+    out[cs] = 0
+    if cs != wz.WHITE:
+        out[cs] = out[wz.WHITE]
+        out[wz.WHITE] = 0
     return out
 
 
-_NOTATIONS: Final[dict[tuple[str, Tile, int, Tile | None, Tile], str]] = {}
+_NOTATIONS: Final[dict[int, str]] = {}
 
 
 def _notation(meld: Meld, wild: Tile) -> str:
     """A set's notation with its physical tiles (few values; views show them at every step), remembered by
-    its fields and the wild kind (a :class:`Meld`'s own hash runs as interpreted Python)."""
-    key = (meld.kind._value_, meld.tile, meld.size, meld.claimed, wild)
+    a number of what decides it: run or not, concealed or not, tile, size and the wild kind (a tuple key's
+    hash, and a :class:`Meld`'s own, cost more)."""
+    kind = meld.kind
+    key = (meld.tile * 9 + meld.size) * 4 + 2 * (kind is MeldKind.CHOW) + (kind is MeldKind.CONCEALED_KONG)
+    key = key * 34 + wild
     found = _NOTATIONS.get(key)
     if found is None:
         found = _NOTATIONS[key] = wz.meld_notation(meld, wild)
@@ -154,7 +158,8 @@ class Wenzhou:
         rules = state.rules
         cs = _wild(state)
         counts = state.seats[seat].counts
-        kinds = [t for t in rules.kinds if counts[t] and (t != cs or rules.caishen_discardable)]
+        wild_ok = rules.caishen_discardable
+        kinds = [t for t in rules.kinds if counts[t] and (t != cs or wild_ok)]
         if not kinds:
             return [DISCARD[cs]] if counts[cs] else []
         if rules.lone_honour_first or rules.follow_lone_honour:

@@ -21,17 +21,21 @@ from typing import TYPE_CHECKING, Any
 from erma.analysis import shapes
 from erma.analysis.tables import INC
 from erma.frozen import reduce_frozen
+from erma.game.families.wenzhou_play import (
+    JOKER,
+    WHITE,
+    may_complete,
+    phys_kind,
+    play_key,
+    play_kind,
+    played_key,
+)
 from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
 from erma.tiles import Tile, next_kind, parse_tile, tile_to_mpsz, to_mpsz
 
 if TYPE_CHECKING:
     from erma.game.state import GameState
-
-WHITE: Tile = 31
-"""白板 (5z)."""
-JOKER: Tile = -1
-"""The play kind of a 财神: wild, no kind."""
 
 GRADES = {1: "soft", 2: "hard", 4: "double"}
 """软 ×1, 硬 ×2, 双翻 ×4."""
@@ -40,34 +44,6 @@ GRADES = {1: "soft", 2: "hard", 4: "double"}
 def caishen_of(flipped: Tile, mode: str) -> Tile:
     """财神 kind from the flipped tile (``caishen_mode``: ``flipped`` or ``next``)."""
     return flipped if mode == "flipped" else next_kind(flipped)
-
-
-def play_kind(t: Tile, caishen: Tile) -> Tile:
-    """How a physical tile plays: a 财神 is :data:`JOKER`, a 白板 the 财神's kind (unless 白 is the 财神)."""
-    if t == caishen:
-        return JOKER
-    if t == WHITE:
-        return caishen
-    return t
-
-
-def phys_kind(p: Tile, caishen: Tile) -> Tile:
-    """The physical tile of a natural play kind: the 财神's kind is played by 白板."""
-    return WHITE if p == caishen and caishen != WHITE else p
-
-
-def play_key(counts: list[int] | tuple[int, ...], caishen: Tile) -> tuple[int, int]:
-    """(packed key as played, jokers) of physical counts."""
-    return played_key(sum(c * INC[t] for t, c in enumerate(counts)), counts, caishen)
-
-
-def played_key(key: int, counts: list[int] | tuple[int, ...], caishen: Tile) -> tuple[int, int]:
-    """:func:`play_key` from the physical ``key`` of ``counts``: two nibbles moved, no pass over the kinds."""
-    jokers = counts[caishen]
-    key -= jokers * INC[caishen]
-    if caishen != WHITE:
-        key += counts[WHITE] * (INC[caishen] - INC[WHITE])
-    return key, jokers
 
 
 # ------------------------------------------------------------------------------------- shapes
@@ -420,13 +396,16 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WenzhouWin |
     caishen = state.wild
     assert caishen is not None
     me = state.seats[seat]
+    added = -1 if how == "self" else tile
+    n = me.size + (added >= 0)
+    if not may_complete(me.counts, n, caishen, added, not me.melds, rules.four_of_kind_counts_as_two_pairs):
+        return None
     counts = list(me.counts)
     physical = me.key
     if how != "self":
         counts[tile] += 1
         physical += INC[tile]
     key, jokers = played_key(physical, counts, caishen)
-    n = sum(counts)
     concealed = not me.melds
     if not is_complete(key, n, jokers, concealed, rules):
         return None
