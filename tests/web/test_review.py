@@ -247,6 +247,10 @@ def test_review_from_the_history_on_a_phone_in_english(
         p.page.wait_for_function(
             f"() => document.querySelector('[data-testid=review]').dataset.decision === '{first}'"
         )
+        dots = p.page.eval_on_selector_all(
+            "[data-testid=review-strip] .dot", "ds => ds.map((d) => d.getBoundingClientRect().height)"
+        )
+        assert dots and min(dots) >= 24, dots  # a finger's target on a touch screen
         shot_from_top(p, "review-phone-en")
         translated(p, "review (en)")
         fits(p, "review (phone)")
