@@ -501,6 +501,10 @@ def test_banners_never_cover_the_wall_timer_or_turn(browser: Any, web_server: An
         p.page.keyboard.press("a")
         p.page.wait_for_selector("#notice:not([hidden])", timeout=20000)
         assert "托管" in p.page.inner_text("#notice")
+        # the settlement (托管 plays the hand out) is not covered by a move's notice (shown in its last 3 s)
+        p.page.wait_for_selector("[data-testid=settlement]", timeout=120000)
+        p.page.evaluate("() => { document.querySelector('#notice').hidden = false; window.erma.render(); }")
+        assert p.page.evaluate("() => document.querySelector('#notice').hidden")
     finally:
         p.close()
     assert p.errors == [], p.errors
