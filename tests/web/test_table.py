@@ -547,3 +547,36 @@ def test_the_player_chooses_the_bots_level(browser: Any, web_server: Any, lang: 
     finally:
         p.close()
     assert p.errors == [], p.errors
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("zh", ["你没有换牌", "对手没有换牌", "你换了 1 张牌", "对手换了 3 张牌"]),
+        (
+            "en",
+            [
+                "You kept all your tiles",
+                "Opponent kept all their tiles",
+                "You swapped 1 tile",
+                "Opponent swapped 3 tiles",
+            ],
+        ),
+    ],
+)
+def test_the_start_exchange_is_worded_for_none_one_and_more(
+    browser: Any, web_server: Any, lang: str, words: list[str]
+) -> None:
+    """The exchange's banner and replay line: no "swapped 0 tiles", no "1 tiles"."""
+    p = Page(browser, web_server.url, lang=lang)
+    try:
+        p.page.goto(p.url)
+        p.page.wait_for_selector("[data-testid=lobby]")
+        said = p.page.evaluate(
+            """async () => { const {exchangeText} = await import('/i18n.js');
+               return [exchangeText(0, true), exchangeText(0, false), exchangeText(1, true), exchangeText(3, false)]; }"""
+        )
+        assert said == words
+    finally:
+        p.close()
+    assert p.errors == [], p.errors

@@ -1,6 +1,6 @@
 // The game's events (docs/protocol.md `event`) as sounds and callouts, and the river marks they leave.
 
-import { t } from "./i18n.js";
+import { exchangeText, t } from "./i18n.js";
 import { answered } from "./moves.js";
 import { play } from "./sound.js";
 import { S } from "./state.js";
@@ -62,7 +62,7 @@ export function onEvent(e) {
     }
     case "exchange":
       play("exchange");
-      callout(mine ? t("ev_exchange_me", { n: e.count }) : t("ev_exchange_opp", { n: e.count }), "banner exchange");
+      callout(exchangeText(e.count, mine), "banner exchange");
       break;
     case "cuo":
       play("cuo");
