@@ -481,6 +481,14 @@ def test_a_server_error_is_worded_in_the_interface_language(browser: Any, web_se
     assert [e for e in p.errors if "status of 400" not in e] == [], p.errors  # the refused sign-up itself
 
 
+COUNT_NOTICES = """() => {
+  window.__notices = 0;
+  const box = document.querySelector('#notice');
+  new MutationObserver(() => { if (!box.hidden) window.__notices += 1; })
+    .observe(box, {attributes: true, attributeFilter: ['hidden'], childList: true});
+}"""
+
+
 def test_banners_never_cover_the_wall_timer_or_turn(browser: Any, web_server: Any) -> None:
     """While the hand's opening banner shows, the wall count, the timer and the turn text are on top."""
     p = Page(browser, web_server.url, *PHONE, touch=True)
@@ -498,11 +506,14 @@ def test_banners_never_cover_the_wall_timer_or_turn(browser: Any, web_server: An
         assert covered == []
         # 托管 by its key: the moves it makes are announced
         wait_my_turn(p, timeout=20)
+        p.page.evaluate(COUNT_NOTICES)
         p.page.keyboard.press("a")
         p.page.wait_for_selector("#notice:not([hidden])", timeout=20000)
         assert "托管" in p.page.inner_text("#notice")
         # the settlement (托管 plays the hand out) is not covered by a move's notice (shown in its last 3 s)
         p.page.wait_for_selector("[data-testid=settlement]", timeout=120000)
+        # said once a hand, not at each of its moves (the notice lies over the opponent's name)
+        assert p.page.evaluate("() => window.__notices") == 1
         p.page.evaluate("() => { document.querySelector('#notice').hidden = false; window.erma.render(); }")
         assert p.page.evaluate("() => document.querySelector('#notice').hidden")
     finally:

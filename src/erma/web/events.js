@@ -32,8 +32,13 @@ export function onEvent(e) {
   const mine = e.seat === me;
   const word = (k) => t(k) + "!";
   if (mine && S.view && ACTS.has(e.type) && (S.view.legal || []).length && !answered(S.view) && !S.view.predicted) {
-    // a move of mine I did not make: the clock ran out, or 托管 played it
-    notice(S.view.autoplay ? t("auto_moved") : t("timeout_moved"));
+    // a move of mine I did not make: the clock ran out, or 托管 played it (said once a hand: its banner stays,
+    // and a notice at every move would hide the opponent's name all hand long)
+    if (!S.view.autoplay) notice(t("timeout_moved"));
+    else if (S.autoNoticed !== S.view.digest) {
+      S.autoNoticed = S.view.digest;
+      notice(t("auto_moved"));
+    }
   }
   switch (e.type) {
     case "draw":
