@@ -584,8 +584,8 @@ def test_the_start_exchange_is_worded_for_none_one_and_more(
         p.page.goto(p.url)
         p.page.wait_for_selector("[data-testid=lobby]")
         said = p.page.evaluate(
-            """async () => { const {exchangeText} = await import('/i18n.js');
-               return [exchangeText(0, true), exchangeText(0, false), exchangeText(1, true), exchangeText(3, false)]; }"""
+            """async () => { const {exchangeText: say} = await import('/i18n.js');
+               return [say(0, true), say(0, false), say(1, true), say(3, false)]; }"""
         )
         assert said == words
     finally:
