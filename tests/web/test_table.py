@@ -496,6 +496,13 @@ def test_banners_never_cover_the_wall_timer_or_turn(browser: Any, web_server: An
         enter_as_guest(p)
         play_bot(p, "web-events")
         p.page.wait_for_selector("#fx .callout", timeout=10000)
+        p.page.evaluate("async () => (await import('/ui.js')).callout('换牌', 'banner exchange')")
+        banner = p.page.wait_for_selector("#fx .callout.banner.exchange", timeout=10000).bounding_box()
+        below = p.page.evaluate(
+            "() => Math.min(...['.prompt', '.actions', '[data-testid=my-hand]'].map((s) =>"
+            " document.querySelector(s)?.getBoundingClientRect().top ?? Infinity))"
+        )
+        assert banner and banner["y"] + banner["height"] <= below, (banner, below)  # the buttons stay seen
         covered = p.page.evaluate(
             """() => ['wall', 'turn'].map((id) => {
                  const e = document.querySelector(`[data-testid=${id}]`);
