@@ -116,6 +116,32 @@ def check_settlement(p: Page, preset: str, lang: str, what: str, shot: bool) -> 
             assert m["docH"] <= size[1], f"{where}: {m['docH']} px tall on a {size[1]} px screen"
 
 
+HAND_SEEN = """() => {
+  const tiles = [...document.querySelectorAll('.replay .hand.mine .tile')];
+  const seen = tiles.filter((t) => { const r = t.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return at && t.contains(at); });
+  return [seen.length, tiles.length];
+}"""
+
+
+def check_replay(p: Page, preset: str) -> None:
+    """The replay sideways as it opens (not scrolled): the own hand in sight, not under the controls."""
+    p.page.click(".settle [data-testid=replay]")
+    p.page.wait_for_selector(".replay-controls")
+    for _ in range(6):
+        p.page.keyboard.press("ArrowRight")
+    for size in SIDEWAYS:
+        p.page.set_viewport_size({"width": size[0], "height": size[1]})
+        p.page.evaluate("() => window.scrollTo(0, 0)")
+        p.page.wait_for_timeout(100)
+        seen, n = p.page.evaluate(HAND_SEEN)
+        assert n and seen == n, f"replay {preset} {size}: {seen} of {n} own tiles in sight"
+    p.page.set_viewport_size({"width": 390, "height": 844})
+    p.page.click("[data-testid=replay-close]")
+    p.page.wait_for_selector("[data-testid=settlement]")
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_the_phone_table_and_settlement(browser: Any, web_server: Any, preset: str) -> None:
     """One hand of the preset on a touch phone, measured at the four sizes in both languages: on the table at
@@ -139,6 +165,7 @@ def test_the_phone_table_and_settlement(browser: Any, web_server: Any, preset: s
         for lang in ("zh", "en"):
             set_lang(p, lang)
             check_settlement(p, preset, lang, "settlement", shot)
+        check_replay(p, preset)
         # the player leaves between hands: the match's end, on the same screen
         p.page.evaluate("() => window.erma.send({type: 'leave', match: window.erma.state.match.id})")
         p.page.wait_for_selector("[data-testid=match-over]", timeout=10000)
@@ -389,3 +416,35 @@ def test_no_rule_id_shows_as_a_name(web_server: Any) -> None:
         table = info.get("fan_table")
         if table:
             assert table["id"] not in table["name_en"] + table["name_zh"], table
+
+
+READY_BY_MANY = """() => {
+  const v = window.erma.state.view;
+  const kinds = ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m', '1p', '2p', '3p', '4p', '5p'];
+  v.hints = {after_discard: Object.fromEntries(kinds.map((k) => [k, [{tile: '1s', unseen: 1}]]))};
+  window.erma.state.hover = null;
+  window.erma.render();
+  return document.querySelector('[data-testid=hints]').dataset.mode;
+}"""
+
+
+def test_many_ready_discards_fit_a_small_phone(browser: Any, web_server: Any) -> None:
+    """The hint "Ready by discarding:" with many discards (a 财神 hand has a dozen) wraps to a second line
+    on a 360 px phone instead of running off both sides of the screen."""
+    p = phone_page(browser, web_server.url, "en", 360, 740)
+    try:
+        enter_as_guest(p)
+        play_bot(p, PRESETS["cuopai789"])
+        st = wait_my_turn(p, timeout=30)
+        while st["phase"] != "turn" and st["screen"] == "table":
+            move(p, st)
+            p.page.wait_for_timeout(60)
+            st = wait_my_turn(p, timeout=30)
+        assert p.page.evaluate(READY_BY_MANY) == "ready"
+        m = p.page.evaluate(MEASURE)
+        assert m["wide"] == [], m["wide"]
+        label = p.page.locator("[data-testid=hints] .label").bounding_box()
+        assert label and label["x"] >= 0, label  # the words begin on the screen
+    finally:
+        p.close()
+    assert p.errors == [], p.errors
