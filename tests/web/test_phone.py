@@ -448,3 +448,37 @@ def test_many_ready_discards_fit_a_small_phone(browser: Any, web_server: Any) ->
     finally:
         p.close()
     assert p.errors == [], p.errors
+
+
+SLIDE_REACH = """() => new Promise((done) => {
+  const tiles = [...document.querySelectorAll('[data-testid=my-hand] .tile')];
+  const right = (t) => t.getBoundingClientRect().right;
+  const edge = tiles.reduce((a, b) => (right(b) > right(a) ? b : a));
+  edge.classList.remove('slide');
+  void edge.offsetWidth;  // (the animation starts again)
+  edge.classList.add('slide');
+  let most = 0;
+  const start = performance.now();
+  const look = () => {
+    most = Math.max(most, edge.getBoundingClientRect().right);
+    if (performance.now() - start < 450) requestAnimationFrame(look);
+    else done({most, width: innerWidth});
+  };
+  look();
+})"""
+
+
+def test_a_drawn_tile_flies_in_within_the_screen(browser: Any, web_server: Any) -> None:
+    """The drawn tile's slide-in stays inside the screen even for the tile at its right edge: flying in from
+    beyond it widened the page, and a phone zoomed the whole table out."""
+    p = phone_page(browser, web_server.url, "zh")
+    try:
+        enter_as_guest(p)
+        play_bot(p, PRESETS["cuopai789"])
+        wait_my_turn(p, timeout=30)
+        reach = p.page.evaluate(SLIDE_REACH)
+        assert reach["most"] <= reach["width"] + 0.5, reach
+        assert p.page.evaluate("() => innerWidth") == 390
+    finally:
+        p.close()
+    assert p.errors == [], p.errors
