@@ -482,3 +482,21 @@ def test_a_drawn_tile_flies_in_within_the_screen(browser: Any, web_server: Any) 
     finally:
         p.close()
     assert p.errors == [], p.errors
+
+
+@pytest.mark.parametrize(("lang", "title"), [("zh", "怎么操作"), ("en", "How to play here")])
+def test_the_help_on_a_phone_is_about_taps(browser: Any, web_server: Any, lang: str, title: str) -> None:
+    """The table's "?" on a touch phone explains taps and drags (a phone has no keyboard to list)."""
+    p = phone_page(browser, web_server.url, lang)
+    try:
+        enter_as_guest(p)
+        play_bot(p, PRESETS["cuopai789"])
+        p.page.locator("[data-testid=help-open]").tap()
+        text = p.page.inner_text("[data-testid=help]")
+        assert title in text and "Enter" not in text, text
+        assert ("再点一下就打出" if lang == "zh" else "tap it again to discard") in text
+        m = p.page.evaluate(MEASURE)
+        assert m["wide"] == [], m["wide"]
+    finally:
+        p.close()
+    assert p.errors == [], p.errors
