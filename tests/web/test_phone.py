@@ -114,6 +114,11 @@ def check_settlement(p: Page, preset: str, lang: str, what: str, shot: bool) -> 
         assert m["doc"] <= size[0] and m["wide"] == [], f"{where}: {m['doc']} px wide, {m['wide']}"
         if size[0] > size[1]:
             assert m["docH"] <= size[1], f"{where}: {m['docH']} px tall on a {size[1]} px screen"
+        elif what == "settlement":  # upright: its buttons in one row (a second one fell below the screen)
+            tops = p.page.eval_on_selector_all(
+                ".settle .end-actions .btn", "bs => bs.map((b) => Math.round(b.getBoundingClientRect().top))"
+            )
+            assert len(set(tops)) == 1, f"{where}: the buttons in {len(set(tops))} rows"
 
 
 HAND_SEEN = """() => {
