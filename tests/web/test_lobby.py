@@ -82,3 +82,26 @@ def test_the_bot_levels_line_is_shown_beside_the_picker(
     finally:
         p.close()
     assert p.errors == [], p.errors
+
+
+def test_the_phones_back_button_closes_a_rules_page(browser: Any, web_server: Any) -> None:
+    """A rules page is a step in the browser's history: back (the phone's back button or gesture) returns to
+    the lobby instead of leaving the game; closed by its own button, it leaves no step behind."""
+    p = Page(browser, web_server.url, 390, 844, touch=True)
+    try:
+        enter_as_guest(p)
+        p.page.locator(".rules-link[data-rules=cuopai789]").tap()
+        p.page.wait_for_selector("[data-testid=rules-page]")
+        p.page.go_back()
+        p.page.wait_for_selector("[data-testid=lobby]")
+        assert p.page.url.rstrip("/") == web_server.url.rstrip("/")
+        p.page.locator(".rules-link[data-rules=classic64]").tap()
+        p.page.wait_for_selector("[data-testid=rules-page]")
+        p.page.locator(".rules-head > button.ghost >> nth=0").tap()  # 返回大厅
+        p.page.wait_for_selector("[data-testid=lobby]")
+        p.page.wait_for_function("() => history.state === null")
+        p.page.go_back()  # no empty step left: back now leaves the page, as before the rules page was opened
+        p.page.wait_for_url("about:blank")
+    finally:
+        p.close()
+    assert p.errors == [], p.errors

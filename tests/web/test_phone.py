@@ -114,6 +114,37 @@ def check_settlement(p: Page, preset: str, lang: str, what: str, shot: bool) -> 
         assert m["doc"] <= size[0] and m["wide"] == [], f"{where}: {m['doc']} px wide, {m['wide']}"
         if size[0] > size[1]:
             assert m["docH"] <= size[1], f"{where}: {m['docH']} px tall on a {size[1]} px screen"
+        elif what == "settlement":  # upright: its buttons in one row (a second one fell below the screen)
+            tops = p.page.eval_on_selector_all(
+                ".settle .end-actions .btn", "bs => bs.map((b) => Math.round(b.getBoundingClientRect().top))"
+            )
+            assert len(set(tops)) == 1, f"{where}: the buttons in {len(set(tops))} rows"
+
+
+HAND_SEEN = """() => {
+  const tiles = [...document.querySelectorAll('.replay .hand.mine .tile')];
+  const seen = tiles.filter((t) => { const r = t.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return at && t.contains(at); });
+  return [seen.length, tiles.length];
+}"""
+
+
+def check_replay(p: Page, preset: str) -> None:
+    """The replay sideways as it opens (not scrolled): the own hand in sight, not under the controls."""
+    p.page.click(".settle [data-testid=replay]")
+    p.page.wait_for_selector(".replay-controls")
+    for _ in range(6):
+        p.page.keyboard.press("ArrowRight")
+    for size in SIDEWAYS:
+        p.page.set_viewport_size({"width": size[0], "height": size[1]})
+        p.page.evaluate("() => window.scrollTo(0, 0)")
+        p.page.wait_for_timeout(100)
+        seen, n = p.page.evaluate(HAND_SEEN)
+        assert n and seen == n, f"replay {preset} {size}: {seen} of {n} own tiles in sight"
+    p.page.set_viewport_size({"width": 390, "height": 844})
+    p.page.click("[data-testid=replay-close]")
+    p.page.wait_for_selector("[data-testid=settlement]")
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -139,6 +170,7 @@ def test_the_phone_table_and_settlement(browser: Any, web_server: Any, preset: s
         for lang in ("zh", "en"):
             set_lang(p, lang)
             check_settlement(p, preset, lang, "settlement", shot)
+        check_replay(p, preset)
         # the player leaves between hands: the match's end, on the same screen
         p.page.evaluate("() => window.erma.send({type: 'leave', match: window.erma.state.match.id})")
         p.page.wait_for_selector("[data-testid=match-over]", timeout=10000)
@@ -389,3 +421,87 @@ def test_no_rule_id_shows_as_a_name(web_server: Any) -> None:
         table = info.get("fan_table")
         if table:
             assert table["id"] not in table["name_en"] + table["name_zh"], table
+
+
+READY_BY_MANY = """() => {
+  const v = window.erma.state.view;
+  const kinds = ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m', '1p', '2p', '3p', '4p', '5p'];
+  v.hints = {after_discard: Object.fromEntries(kinds.map((k) => [k, [{tile: '1s', unseen: 1}]]))};
+  window.erma.state.hover = null;
+  window.erma.render();
+  return document.querySelector('[data-testid=hints]').dataset.mode;
+}"""
+
+
+def test_many_ready_discards_fit_a_small_phone(browser: Any, web_server: Any) -> None:
+    """The hint "Ready by discarding:" with many discards (a 财神 hand has a dozen) wraps to a second line
+    on a 360 px phone instead of running off both sides of the screen."""
+    p = phone_page(browser, web_server.url, "en", 360, 740)
+    try:
+        enter_as_guest(p)
+        play_bot(p, PRESETS["cuopai789"])
+        st = wait_my_turn(p, timeout=30)
+        while st["phase"] != "turn" and st["screen"] == "table":
+            move(p, st)
+            p.page.wait_for_timeout(60)
+            st = wait_my_turn(p, timeout=30)
+        assert p.page.evaluate(READY_BY_MANY) == "ready"
+        m = p.page.evaluate(MEASURE)
+        assert m["wide"] == [], m["wide"]
+        label = p.page.locator("[data-testid=hints] .label").bounding_box()
+        assert label and label["x"] >= 0, label  # the words begin on the screen
+    finally:
+        p.close()
+    assert p.errors == [], p.errors
+
+
+SLIDE_REACH = """() => new Promise((done) => {
+  const tiles = [...document.querySelectorAll('[data-testid=my-hand] .tile')];
+  const right = (t) => t.getBoundingClientRect().right;
+  const edge = tiles.reduce((a, b) => (right(b) > right(a) ? b : a));
+  edge.classList.remove('slide');
+  void edge.offsetWidth;  // (the animation starts again)
+  edge.classList.add('slide');
+  let most = 0;
+  const start = performance.now();
+  const look = () => {
+    most = Math.max(most, edge.getBoundingClientRect().right);
+    if (performance.now() - start < 450) requestAnimationFrame(look);
+    else done({most, width: innerWidth});
+  };
+  look();
+})"""
+
+
+def test_a_drawn_tile_flies_in_within_the_screen(browser: Any, web_server: Any) -> None:
+    """The drawn tile's slide-in stays inside the screen even for the tile at its right edge: flying in from
+    beyond it widened the page, and a phone zoomed the whole table out."""
+    p = phone_page(browser, web_server.url, "zh")
+    try:
+        enter_as_guest(p)
+        play_bot(p, PRESETS["cuopai789"])
+        wait_my_turn(p, timeout=30)
+        reach = p.page.evaluate(SLIDE_REACH)
+        assert reach["most"] <= reach["width"] + 0.5, reach
+        assert p.page.evaluate("() => innerWidth") == 390
+    finally:
+        p.close()
+    assert p.errors == [], p.errors
+
+
+@pytest.mark.parametrize(("lang", "title"), [("zh", "怎么操作"), ("en", "How to play here")])
+def test_the_help_on_a_phone_is_about_taps(browser: Any, web_server: Any, lang: str, title: str) -> None:
+    """The table's "?" on a touch phone explains taps and drags (a phone has no keyboard to list)."""
+    p = phone_page(browser, web_server.url, lang)
+    try:
+        enter_as_guest(p)
+        play_bot(p, PRESETS["cuopai789"])
+        p.page.locator("[data-testid=help-open]").tap()
+        text = p.page.inner_text("[data-testid=help]")
+        assert title in text and "Enter" not in text, text
+        assert ("再点一下就打出" if lang == "zh" else "tap it again to discard") in text
+        m = p.page.evaluate(MEASURE)
+        assert m["wide"] == [], m["wide"]
+    finally:
+        p.close()
+    assert p.errors == [], p.errors

@@ -95,6 +95,35 @@ def test_leaderboard_and_profile_render_in_both_languages(page: Page, web_server
     p.errors.clear()  # the browser logs the expected 404 of the unknown player
 
 
+ROWS_ON_A_PHONE = """() => {
+  const table = document.querySelector('[data-testid=leaderboard] table');
+  const lines = (c) => {  // the text's lines: the distinct tops of its line boxes
+    const r = document.createRange();
+    r.selectNodeContents(c);
+    return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+  };
+  const broken = [...table.querySelectorAll('th, td.num, td.rank')]
+    .filter((c) => lines(c) > (c.querySelector('small.range') ? 2 : 1)).map((c) => c.textContent);
+  return {broken, wide: table.getBoundingClientRect().right > innerWidth};
+}"""
+
+
+def test_the_leaderboard_reads_on_a_phone(browser: Any, web_server: Running) -> None:
+    """At 390 px: headings, ranks and numbers each on one line (the rating's range in small print under it),
+    the table inside the screen."""
+    token = played_guest(web_server)
+    p = Page(browser, web_server.url, 390, 844, touch=True)
+    try:
+        open_as(p, token, "/ranks.html#board=standard")
+        p.page.wait_for_selector("[data-testid=leaderboard] [data-testid=my-row]")
+        got = p.page.evaluate(ROWS_ON_A_PHONE)
+        assert got == {"broken": [], "wide": False}, got
+        assert "多半在" in p.page.inner_text("[data-testid=my-row] small.range")
+    finally:
+        p.close()
+    assert p.errors == [], p.errors
+
+
 def test_lobby_links_to_the_ranks(page: Page) -> None:
     p = page
     p.page.goto(p.url)

@@ -149,6 +149,12 @@ def test_review_from_the_settlement_of_a_played_hand(page: Page, tmp_path: Path)
     # the settlement's countdown stands still while reviewing; closing goes back to the settlement
     p.page.click("[data-testid=review-close]")
     p.page.wait_for_selector("[data-testid=settlement]")
+    # the phone's back button closes the review and the replay too (a step in the history each)
+    for button, screen in (("review-open", "review"), ("replay", "replay")):
+        p.page.click(f".settle [data-testid={button}]")
+        p.page.wait_for_selector(f"[data-testid={screen}]:not(button)")
+        p.page.go_back()
+        p.page.wait_for_selector("[data-testid=settlement]")
 
 
 def store_hand_for(
@@ -241,6 +247,10 @@ def test_review_from_the_history_on_a_phone_in_english(
         p.page.wait_for_function(
             f"() => document.querySelector('[data-testid=review]').dataset.decision === '{first}'"
         )
+        dots = p.page.eval_on_selector_all(
+            "[data-testid=review-strip] .dot", "ds => ds.map((d) => d.getBoundingClientRect().height)"
+        )
+        assert dots and min(dots) >= 24, dots  # a finger's target on a touch screen
         shot_from_top(p, "review-phone-en")
         translated(p, "review (en)")
         fits(p, "review (phone)")

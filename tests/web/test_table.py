@@ -481,6 +481,14 @@ def test_a_server_error_is_worded_in_the_interface_language(browser: Any, web_se
     assert [e for e in p.errors if "status of 400" not in e] == [], p.errors  # the refused sign-up itself
 
 
+COUNT_NOTICES = """() => {
+  window.__notices = 0;
+  const box = document.querySelector('#notice');
+  new MutationObserver(() => { if (!box.hidden) window.__notices += 1; })
+    .observe(box, {attributes: true, attributeFilter: ['hidden'], childList: true});
+}"""
+
+
 def test_banners_never_cover_the_wall_timer_or_turn(browser: Any, web_server: Any) -> None:
     """While the hand's opening banner shows, the wall count, the timer and the turn text are on top."""
     p = Page(browser, web_server.url, *PHONE, touch=True)
@@ -488,6 +496,13 @@ def test_banners_never_cover_the_wall_timer_or_turn(browser: Any, web_server: An
         enter_as_guest(p)
         play_bot(p, "web-events")
         p.page.wait_for_selector("#fx .callout", timeout=10000)
+        p.page.evaluate("async () => (await import('/ui.js')).callout('换牌', 'banner exchange')")
+        banner = p.page.wait_for_selector("#fx .callout.banner.exchange", timeout=10000).bounding_box()
+        below = p.page.evaluate(
+            "() => Math.min(...['.prompt', '.actions', '[data-testid=my-hand]'].map((s) =>"
+            " document.querySelector(s)?.getBoundingClientRect().top ?? Infinity))"
+        )
+        assert banner and banner["y"] + banner["height"] <= below, (banner, below)  # the buttons stay seen
         covered = p.page.evaluate(
             """() => ['wall', 'turn'].map((id) => {
                  const e = document.querySelector(`[data-testid=${id}]`);
@@ -498,9 +513,16 @@ def test_banners_never_cover_the_wall_timer_or_turn(browser: Any, web_server: An
         assert covered == []
         # 托管 by its key: the moves it makes are announced
         wait_my_turn(p, timeout=20)
+        p.page.evaluate(COUNT_NOTICES)
         p.page.keyboard.press("a")
         p.page.wait_for_selector("#notice:not([hidden])", timeout=20000)
         assert "托管" in p.page.inner_text("#notice")
+        # the settlement (托管 plays the hand out) is not covered by a move's notice (shown in its last 3 s)
+        p.page.wait_for_selector("[data-testid=settlement]", timeout=120000)
+        # said once a hand, not at each of its moves (the notice lies over the opponent's name)
+        assert p.page.evaluate("() => window.__notices") == 1
+        p.page.evaluate("() => { document.querySelector('#notice').hidden = false; window.erma.render(); }")
+        assert p.page.evaluate("() => document.querySelector('#notice').hidden")
     finally:
         p.close()
     assert p.errors == [], p.errors
@@ -540,6 +562,39 @@ def test_the_player_chooses_the_bots_level(browser: Any, web_server: Any, lang: 
         assert ("高手 L5" in seat) if lang == "zh" else ("expert L5" in seat and "机器人" not in seat)
         translated(p, f"bot level {lang}")
         assert p.page.evaluate("localStorage.getItem('erma.botLevel')") == "5"
+    finally:
+        p.close()
+    assert p.errors == [], p.errors
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("zh", ["你没有换牌", "对手没有换牌", "你换了 1 张牌", "对手换了 3 张牌"]),
+        (
+            "en",
+            [
+                "You kept all your tiles",
+                "Opponent kept all their tiles",
+                "You swapped 1 tile",
+                "Opponent swapped 3 tiles",
+            ],
+        ),
+    ],
+)
+def test_the_start_exchange_is_worded_for_none_one_and_more(
+    browser: Any, web_server: Any, lang: str, words: list[str]
+) -> None:
+    """The exchange's banner and replay line: no "swapped 0 tiles", no "1 tiles"."""
+    p = Page(browser, web_server.url, lang=lang)
+    try:
+        p.page.goto(p.url)
+        p.page.wait_for_selector("[data-testid=lobby]")
+        said = p.page.evaluate(
+            """async () => { const {exchangeText: say} = await import('/i18n.js');
+               return [say(0, true), say(0, false), say(1, true), say(3, false)]; }"""
+        )
+        assert said == words
     finally:
         p.close()
     assert p.errors == [], p.errors

@@ -81,6 +81,8 @@ def test_rules_pages_fit_the_phone_and_teach(browser: Any, web_server: Any, lang
                 p.page.locator("[data-testid=rules-settlement]").screenshot(
                     path=str(SHOTS / f"rules-settlement-{lang}.png")
                 )
+            if lang == "en" and preset == "cuopai789":  # the cap's term glossed in English, not 役满 alone
+                assert "limit hand" in p.page.inner_text("[data-phase=cap]")
             if viewport == "390x844" and preset == "wenzhou2p":
                 p.page.locator("[data-phase=maidi]").screenshot(
                     path=str(SHOTS / f"rules-phase-maidi-{lang}.png")

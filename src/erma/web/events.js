@@ -1,6 +1,6 @@
 // The game's events (docs/protocol.md `event`) as sounds and callouts, and the river marks they leave.
 
-import { t } from "./i18n.js";
+import { exchangeText, t } from "./i18n.js";
 import { answered } from "./moves.js";
 import { play } from "./sound.js";
 import { S } from "./state.js";
@@ -32,8 +32,13 @@ export function onEvent(e) {
   const mine = e.seat === me;
   const word = (k) => t(k) + "!";
   if (mine && S.view && ACTS.has(e.type) && (S.view.legal || []).length && !answered(S.view) && !S.view.predicted) {
-    // a move of mine I did not make: the clock ran out, or 托管 played it
-    notice(S.view.autoplay ? t("auto_moved") : t("timeout_moved"));
+    // a move of mine I did not make: the clock ran out, or 托管 played it (said once a hand: its banner stays,
+    // and a notice at every move would hide the opponent's name all hand long)
+    if (!S.view.autoplay) notice(t("timeout_moved"));
+    else if (S.autoNoticed !== S.view.digest) {
+      S.autoNoticed = S.view.digest;
+      notice(t("auto_moved"));
+    }
   }
   switch (e.type) {
     case "draw":
@@ -62,7 +67,7 @@ export function onEvent(e) {
     }
     case "exchange":
       play("exchange");
-      callout(mine ? t("ev_exchange_me", { n: e.count }) : t("ev_exchange_opp", { n: e.count }), "banner exchange");
+      callout(exchangeText(e.count, mine), "banner exchange");
       break;
     case "cuo":
       play("cuo");

@@ -24,6 +24,12 @@ export function t(key, args = {}) {
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in args ? String(args[k]) : `{${k}}`));
 }
 
+/** The start exchange's line: "你换了 3 张牌", "对手没有换牌" (none), "You swapped 1 tile" (one). */
+export function exchangeText(count, mine) {
+  const key = `ev_exchange_${mine ? "me" : "opp"}`;
+  return t(count < 2 ? `${key}_${count}` : key, { n: count });
+}
+
 /** A bilingual field pair: obj.name_zh / obj.name_en. */
 export function pick(obj, field = "name") {
   return obj[`${field}_${lang}`] ?? obj[`${field}_zh`] ?? obj[field] ?? "";

@@ -5,16 +5,20 @@ import { act } from "./moves.js";
 import { render, S } from "./state.js";
 import { btn, el } from "./ui.js";
 
+/** A touch screen's help: taps and drags, not keys (a phone has no keyboard). */
+const HELP_TOUCH = ["touch_tap", "touch_drag", "touch_calls", "touch_auto", "touch_tracker", "touch_settings"];
+const TOUCH = typeof matchMedia === "function" && matchMedia("(hover: none)").matches;
 const HELP_KEYS = ["key_arrows", "key_enter", "key_tsumogiri", "key_win", "key_pung", "key_chow", "key_kong", "key_riichi", "key_pass", "key_auto", "key_help"];
 
 export function helpEl() {
   const box = el("div", "help-overlay");
   box.dataset.testid = "help";
   box.setAttribute("role", "dialog");
-  box.setAttribute("aria-label", t("help_title"));
-  box.appendChild(el("h2", "", t("help_title")));
+  const title = TOUCH ? t("help_touch_title") : t("help_title");
+  box.setAttribute("aria-label", title);
+  box.appendChild(el("h2", "", title));
   const list = el("ul");
-  for (const k of HELP_KEYS) list.appendChild(el("li", "", t(k)));
+  for (const k of TOUCH ? HELP_TOUCH : HELP_KEYS) list.appendChild(el("li", "", t(k)));
   box.appendChild(list);
   box.appendChild(btn(t("close"), "ghost", () => {
     S.help = false;

@@ -17,6 +17,7 @@ const STRINGS = {
     points: "积分",
     rating: "评分",
     rating_value: "{mu}（多半在 {lo}–{hi}）",
+    rating_range: "多半在 {lo}–{hi}",
     matches: "场数",
     you: "你的名次",
     unrated: "你在这个规则下还没有计分的一场",
@@ -56,6 +57,7 @@ const STRINGS = {
     points: "Points",
     rating: "Rating",
     rating_value: "{mu} (likely {lo}–{hi})",
+    rating_range: "likely {lo}–{hi}",
     matches: "Matches",
     you: "Your position",
     unrated: "You have no rated match in these rules yet",
@@ -116,6 +118,12 @@ function ratingText(r) {
   return t("rating_value", { mu: num(r.mu, 0), lo: num(lo, 0), hi: num(hi, 0) });
 }
 
+/** The same in a table's cell: the estimate, its range under it in small print (a phone's column is narrow). */
+function ratingCell(r) {
+  const [lo, hi] = r.interval;
+  return [num(r.mu, 0), el("small", { class: "range" }, t("rating_range", { lo: num(lo, 0), hi: num(hi, 0) }))];
+}
+
 function pointsText(rank) {
   return rank.threshold ? `${rank.points} / ${rank.threshold}` : String(rank.points);
 }
@@ -155,9 +163,9 @@ async function board(family) {
       { class: mine ? "me" : "", testid: mine ? "my-row" : "board-row" },
       el("td", { class: "num" }, r.position),
       el("td", {}, playerLink(r.name)),
-      el("td", {}, rankName(r.rank)),
+      el("td", { class: "rank" }, rankName(r.rank)),
       el("td", { class: "num" }, pointsText(r.rank)),
-      el("td", { class: "num" }, ratingText(r.rating)),
+      el("td", { class: "num" }, ratingCell(r.rating)),
       el("td", { class: "num" }, r.matches),
     );
   const me = data.me;

@@ -2,7 +2,7 @@
 // and sends one seat view per step; this draws each step with the table's own renderer, words the step's
 // events in the current language, and steps, plays (at a chosen speed) and jumps.
 
-import { pick, playerName, t, tileName } from "./i18n.js";
+import { exchangeText, pick, playerName, t, tileName } from "./i18n.js";
 import { renderTable } from "./table.js";
 import { parseTiles } from "./tiles.js";
 import { el } from "./ui.js";
@@ -95,7 +95,7 @@ export function describeEvent(e, me) {
     case "pass":
       return t("ev_pass", { who });
     case "exchange":
-      return e.seat === me ? t("ev_exchange_me", { n: e.count }) : t("ev_exchange_opp", { n: e.count });
+      return exchangeText(e.count, e.seat === me);
     case "cuo":
       return e.seat === me && e.kind ? t("ev_cuo_me", { t: name(e.kind) }) : t("ev_cuo_opp");
     case "triplet_accept":

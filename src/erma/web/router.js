@@ -44,6 +44,7 @@ export function paint() {
   else if (S.screen === "rules" && S.rulesPage) screen = renderRules(S.rulesPage, S.rulesInfo[S.rulesPage], { back: toLobby, rooms: S.rooms });
   else screen = extraScreen() || renderLobby(); // (the friend, join and result screens, else the lobby)
   document.body.dataset.screen = S.screen;
+  if (S.screen !== "table") document.getElementById("notice").hidden = true; // (a move's notice is the table's)
   const overlays = [];
   if (S.help && S.screen === "table") overlays.push(helpEl());
   if (S.settingsOpen && S.screen === "table") overlays.push(settingsEl());

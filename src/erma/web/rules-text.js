@@ -213,7 +213,7 @@ const EN = {
   won_yes: "a win",
   won_no: "no win, the hand is drawn",
   ph_cap: "The 13-fan cap",
-  ph_cap_t: "Fans add up, but a hand pays at most {cap} points (役满 = 13).",
+  ph_cap_t: "Fans add up, but a hand pays at most {cap} points (a limit hand, 役满, counts 13).",
   ph_cap_c: "This hand makes {total} fan and pays {cap}:",
   ph_escape: "Escaping and what it costs",
   ph_escape_t: "Leaving during a hand is an escape: the escaper pays the other player {n} points (in beans at the room's rate).",

@@ -29,6 +29,7 @@ export const S = {
   mine: null, // {decision, at}: my last move, shown before the server confirmed it
   riichiAt: [null, null], // the river index of each seat's 报听 discard (shown sideways)
   lastDiscarder: null,
+  autoNoticed: null, // the hand (its digest) whose first 托管 move was announced
   countdown: null, // {left, at, total}: the settlement's countdown to the next hand (ms), paused in a replay
   scores: null, // match_end's final scores
   rulesInfo: {}, // GET /api/rules/{name}, by name
