@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from erma.analysis.shapes import eight_pairs
 from erma.analysis.tables import INC
 from erma.tiles import Tile
 
@@ -86,21 +87,7 @@ def may_complete(
         return True
     if not concealed or n != 17:
         return False
-    twos = ones = 0  # 八对 as shapes.eight_pairs counts it
-    for x in c:
-        if x:
-            if four_as_two:
-                twos += x >> 1
-                ones += x & 1
-            elif x >= 2:
-                twos += 1
-            else:
-                ones += 1
-    pairs = twos if twos < 8 else 8
-    kept = 2 * pairs + min(ones, 8 - pairs)
-    if n - jokers > kept:
-        kept += 1
-    return kept + jokers >= 17
+    return eight_pairs(sum(x * INC[t] for t, x in enumerate(c)), n, jokers, four_as_two) < 0
 
 
 def _lone(c: list[int], t: int, first: int) -> bool:
