@@ -337,6 +337,12 @@ def test_review_of_a_wenzhou_hand(
         expected = cli_review(record, seat, tmp_path)
         assert expected["decisions"][0]["kind"] == "stake"  # 买底 / 顶底 comes first in 温州
         check_bars(p, expected["decisions"][0])
+        # refusing is worded as the table's button words it (不买 / 不顶), not as a claim's 过
+        stake = {c["action"] for c in expected["decisions"][0]["candidates"]} - {"pass"}
+        refuse = {("maidi", "en"): "Don't buy", ("dingdi", "en"): "Don't top", ("maidi", "zh"): "不买"}
+        refuse[("dingdi", "zh")] = "不顶"
+        words = p.page.inner_text("[data-testid=review-bar][data-action=pass] .verb")
+        assert len(stake) == 1 and words == refuse[(stake.pop(), lang)], words
         first = goto_next_mistake(p, expected)
         check_bars(p, expected["decisions"][first])
         mistake = "Mistake" if lang == "en" else "失误"

@@ -71,11 +71,18 @@ const VERBS = {
   dingdi: "dingdi",
 };
 
-/** An action of the record ("discard 5m riichi", "pung", "accept 1m1m9p") as words and tile pictures. */
-export function actionEl(action) {
+/** What passing means in decision ``d``: 不买 / 不顶 at 买底 / 顶底 (as the table's buttons say), else 过. */
+function passWord(d) {
+  const acts = new Set((d?.candidates || []).map((c) => c.action));
+  return acts.has("dingdi") ? "no_dingdi" : acts.has("maidi") ? "no_maidi" : "pass";
+}
+
+/** An action of the record ("discard 5m riichi", "pung", "accept 1m1m9p") as words and tile pictures; ``d``,
+ * the decision it is a candidate of, words a pass as that decision's refusal. */
+export function actionEl(action, d = null) {
   const [verb, arg, extra] = String(action).split(" ");
   const span = el("span", "act-label");
-  span.appendChild(el("span", "verb", t(VERBS[verb] || verb)));
+  span.appendChild(el("span", "verb", t(verb === "pass" ? passWord(d) : VERBS[verb] || verb)));
   if (arg && /^([1-9][mpszf])+$/.test(arg)) for (const x of parseTiles(arg)) span.appendChild(tileImg(x, "xs"));
   else if (arg) span.appendChild(el("span", "", arg));
   if (extra === "riichi") span.appendChild(el("span", "verb", t("riichi")));
@@ -128,7 +135,7 @@ function barsEl(d, guess) {
     row.dataset.played = String(Boolean(c.played));
     row.dataset.best = String(Boolean(c.best));
     const head = el("div", "bar-head");
-    head.appendChild(actionEl(c.action));
+    head.appendChild(actionEl(c.action, d));
     const marks = el("span", "marks");
     if (c.best) marks.appendChild(el("span", "mark best", t("review_best")));
     if (c.played) marks.appendChild(el("span", "mark played", t("review_played")));
@@ -171,7 +178,7 @@ function questionEl(d, R, ui) {
     b.type = "button";
     b.dataset.testid = "review-choice";
     b.dataset.action = c.action;
-    b.appendChild(actionEl(c.action));
+    b.appendChild(actionEl(c.action, d));
     b.addEventListener("click", () => {
       R.guess[R.idx] = c.action;
       ui.rerender();
