@@ -290,11 +290,20 @@ def test_refresh_mid_hand_restores_the_table(phone: Page) -> None:
     p = phone  # on a phone-sized screen
     enter_as_guest(p)
     play_bot(p, "web-plain")
-    for _ in range(4):  # a few moves into the hand
+    moves = 0
+    while True:  # a few moves into a hand; a hand won within them (a quick win) gives way to the next
         st = wait_my_turn(p)
+        if st["screen"] == "settle":
+            p.page.click("[data-testid=next-hand]")
+            p.page.wait_for_function("() => window.erma.state.screen === 'table'")
+            moves = 0
+            continue
+        if moves == 4:
+            break
         move(p, st)
+        moves += 1
         p.page.wait_for_timeout(100)
-    before = wait_my_turn(p)
+    before = st
     assert before["screen"] == "table"
     p.page.wait_for_timeout(1500)  # let callouts fade
     p.shot("table-phone-refresh")
