@@ -206,6 +206,120 @@ def floor_of(n: int) -> int:
     return -1 if n % 3 == 2 else 0
 
 
+def may_complete(counts: list[int], added: int, n: int, allowed: int = ALL) -> bool:
+    """A quick necessary condition of ``overall(key, n, 0, allowed) == -1`` (no jokers) on the counts of the
+    kinds with the tile ``added`` (-1: none): most hands a seat is asked about are far from complete, and
+    counting tells so without the shape tables. The regular shape needs each honour kind and each suit's
+    tiles to be sets and at most one pair (a count of 3k or 3k+2, one such pair in all) and no lone suit
+    tile (a single with no tile of its suit a rank away: a chow holding it holds one); seven pairs (14
+    tiles) an even count of every kind; thirteen orphans (14 tiles) every terminal and honour kind and
+    nothing else; the knitted shapes are not tested (True when they are allowed and could be made)."""
+    if n % 3 != 2:
+        return False
+    if allowed & _KNITS and n >= 11:
+        return True
+    regular = True  # each shape still possible; the test stops once none is
+    seven = n == 14 and allowed & _SEVEN != 0
+    orphans = n == 14 and allowed & _ORPHANS != 0
+    pairs = kinds = 0  # groups holding the pair; terminal and honour kinds held
+    for t in range(27, 34):
+        x = counts[t] + 1 if t == added else counts[t]
+        if x == 0:
+            continue
+        kinds += 1
+        if x & 1:
+            seven = False
+        r = x % 3
+        if r == 1:
+            regular = False
+            if not seven and not orphans:
+                return False
+        elif r == 2:
+            pairs += 1
+    for first in range(0, 27, 9):
+        total = 0
+        last = -3  # the last rank held
+        single = -1  # a single's rank with nothing held a rank below it, waiting for a neighbour above
+        for i in range(9):
+            t = first + i
+            x = counts[t] + 1 if t == added else counts[t]
+            if x == 0:
+                continue
+            if single >= 0:
+                if i - single > 1:
+                    regular = False  # a lone single: nothing of its suit a rank away
+                single = -1
+            if x == 1 and i - last > 1:
+                single = i
+            last = i
+            total += x
+            if x & 1:
+                seven = False
+            if i == 0 or i == 8:
+                kinds += 1
+            else:
+                orphans = False
+        if single >= 0:
+            regular = False
+        r = total % 3
+        if r == 1:
+            regular = False
+        elif r == 2:
+            pairs += 1
+        if not regular and not seven and not orphans:
+            return False
+    return (regular and pairs == 1) or seven or (orphans and kinds == 13)
+
+
+def may_be_ready(counts: list[int], n: int, allowed: int = ALL) -> bool:
+    """A quick necessary condition of ``overall(key, n, 0, allowed) <= 0`` for 3k+2 tiles (some discard
+    leaves the hand ready), on the counts of the kinds, no jokers: what 报听's offer asks of every turn.
+
+    Ready after a discard means complete after one tile out and one in, which touch at most two groups
+    (an honour kind, or a suit). A group untouched must already be sets and at most a pair: so the groups
+    that are not (an honour count of 3k+1; a suit of 3k+1 tiles or with a lone single, nothing of its suit
+    a rank away) and the pair groups past one (a count of 3k+2) are two at most. Seven pairs needs six
+    pairs already, thirteen orphans twelve of its kinds; the knitted shapes are not tested."""
+    if n % 3 != 2 or (allowed & _KNITS and n >= 11):
+        return True
+    bad = pair_groups = pairs = kinds = 0  # kinds: terminal and honour kinds held
+    for t in range(27, 34):
+        x = counts[t]
+        if x == 0:
+            continue
+        kinds += 1
+        pairs += x >> 1
+        r = x % 3
+        if r == 1:
+            bad += 1
+        elif r == 2:
+            pair_groups += 1
+    for first in range(0, 27, 9):
+        total = 0
+        lone = False
+        before = 0  # the count a rank below
+        for i in range(9):
+            x = counts[first + i]
+            if x:
+                total += x
+                pairs += x >> 1
+                if i == 0 or i == 8:
+                    kinds += 1
+                if x == 1 and before == 0 and (i == 8 or counts[first + i + 1] == 0):
+                    lone = True
+            before = x
+        r = total % 3
+        if r == 1 or lone:
+            bad += 1
+        elif r == 2:
+            pair_groups += 1
+    if bad + max(0, pair_groups - 1) <= 2:
+        return True
+    if n != 14:
+        return False
+    return (allowed & _SEVEN != 0 and pairs >= 6) or (allowed & _ORPHANS != 0 and kinds >= 12)
+
+
 def regular(key: int, n: int, jokers: int = 0) -> int:
     """基本和型 sets and a pair."""
     v = regular_value(key, (n - 1) // 3) - jokers

@@ -115,9 +115,13 @@ def win_context(state: GameState, seat: int, tile: Tile, how: str) -> WinContext
     is not complete."""
     rules = state.rules
     me = state.seats[seat]
-    key = me.key if how in ("self", "haidi") else me.key + (1 << (4 * tile))
-    n = me.size + (0 if how in ("self", "haidi") else 1)
-    if shapes.overall(key, n, 0, shape_mask(rules)) != -1:
+    drawn = how in ("self", "haidi")  # the tile is in the hand already
+    n = me.size + (0 if drawn else 1)
+    allowed = shape_mask(rules)
+    if not shapes.may_complete(me.counts, -1 if drawn else tile, n, allowed):
+        return None  # (most hands asked about: told by counting, without the shape tables)
+    key = me.key if drawn else me.key + (1 << (4 * tile))
+    if shapes.overall(key, n, 0, allowed) != -1:
         return None
     concealed = me.tiles()
     if how in ("self", "haidi"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import enum
 import json
 import random
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -244,6 +245,10 @@ def open_table(
     return ruleset, Table(ruleset, reward=Reward(reward), shaping=shaping, illegal=Illegal(illegal))
 
 
+_PLANES_SHAPE: Final = (NUM_PLANES, 34)
+_UINT8: Final = np.dtype(np.uint8)
+
+
 def observation(table: Table, seat: int, oracle: bool) -> dict[str, np.ndarray]:
     """One observation of ``seat`` (with the oracle planes if ``oracle``): new arrays, the planes and
     scalars made on the encoder's own buffers (no copy)."""
@@ -251,8 +256,8 @@ def observation(table: Table, seat: int, oracle: bool) -> dict[str, np.ndarray]:
     planes, scalars = encode_bytes(table.view_of(seat))
     acting = st.phase is not Phase.END and st.actor == seat
     obs: dict[str, np.ndarray] = {
-        "observation": np.frombuffer(planes, dtype=np.uint8).reshape(NUM_PLANES, 34),
-        "scalars": np.frombuffer(scalars, dtype=np.uint8),
+        "observation": np.ndarray(_PLANES_SHAPE, _UINT8, planes),  # (one call: no reshape)
+        "scalars": np.frombuffer(scalars, _UINT8),
         "action_mask": table.mask.copy() if acting else np.zeros(NUM_ACTIONS, dtype=np.int8),
     }
     if oracle:

@@ -206,6 +206,17 @@ def encode(view: SeatView, planes: npt.NDArray[np.uint8], scalars: npt.NDArray[n
     scalars[:] = np.frombuffer(s, dtype=np.uint8)
 
 
+def _kind_counts(tiles: tuple[int, ...]) -> list[int]:
+    """The count of each kind among ``tiles`` (flowers and other non-kinds left out): counted in a list, which
+    compiled code indexes natively, and given to the planes as one slice (a byte set one at a time is a
+    generic item assignment)."""
+    out = [0] * 34
+    for t in tiles:
+        if t < 34:
+            out[t] += 1
+    return out
+
+
 def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
     """``view``'s planes (NUM_PLANES × 34, row by row) and scalars as two new byte buffers (an array can be
     made on each without a copy: ``np.frombuffer``)."""
@@ -223,12 +234,8 @@ def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
     for m in view.opponent_melds:
         for t in m.tiles:
             b[136 + t] += 1
-    for t in view.discards[seat]:
-        if t < 34:
-            b[170 + t] += 1
-    for t in view.discards[other]:
-        if t < 34:
-            b[204 + t] += 1
+    b[170:204] = _kind_counts(view.discards[seat])
+    b[204:238] = _kind_counts(view.discards[other])
     last = view.last_discard
     if last is not None and last < 34:
         b[238 + last] = 1

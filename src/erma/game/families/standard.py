@@ -76,7 +76,12 @@ class Standard:
             kinds = [t for t in kinds if t != state.last_discard] or kinds
         out = [DISCARD[t] for t in kinds]
         allowed = shape_mask(rules)
-        shanten = shapes.overall(me.key, me.size, 0, allowed)
+        # (most hands are told far from ready by counting, without the shape tables)
+        shanten = (
+            shapes.overall(me.key, me.size, 0, allowed)
+            if shapes.may_be_ready(me.counts, me.size, allowed)
+            else 1
+        )
         if shanten > 0:
             _note_unready(me.key, allowed)
         elif rules.declare_ready_enabled:
@@ -100,7 +105,7 @@ class Standard:
         if (
             not me.furiten
             and not _known_unready(me.key, me.discards, allowed)
-            and shapes.overall(me.key + INC[t], me.size + 1, 0, allowed) == -1
+            and shapes.may_complete(me.counts, t, me.size + 1, allowed)  # (find_win reads the shapes)
             and find_win(state, seat, t, "discard")
         ):
             out.append(WIN)
