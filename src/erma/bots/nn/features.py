@@ -180,6 +180,13 @@ def resolve(a: Action, reserve: int, rng: random.Random) -> Action:
 
 _PHASE_AT: tuple[tuple[Phase, int], ...] = tuple((p, SCALARS.index(f"phase_{p.value}")) for p in PHASES)
 """Each phase's one-hot scalar, scanned by identity (an enum's hash is a Python call, even compiled)."""
+_FIRST_PHASE: Final = min(at for _, at in _PHASE_AT)
+_PHASE_BYTES: tuple[tuple[Phase, bytes], ...] = tuple(
+    (p, bytes(int(i == at - _FIRST_PHASE) for i in range(NUM_SCALARS - _FIRST_PHASE))) for p, at in _PHASE_AT
+)
+"""Each phase's one-hot scalars as the bytes that end the scalars (they are last, after 18 others)."""
+_NO_PHASE: Final = bytes(NUM_SCALARS - _FIRST_PHASE)
+assert _FIRST_PHASE == 18 and len(PHASES) == NUM_SCALARS - 18, "the scalars: 18, then the phases"
 
 ORACLE_PLANES: tuple[str, ...] = ("opponent_hand", "wall", "next_draw", "reserve")
 """The oracle observation's planes: the opponent's concealed tiles, the undrawn wall's tiles, the next
@@ -261,30 +268,35 @@ def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
     for t in view.cuo_kinds:
         b[544 + t] = 1
     b[578:612] = view.counts
-    s = bytearray(NUM_SCALARS)
-    s[0] = seat
-    s[1] = view.dealer == seat
-    s[2] = view.seat_winds[seat]
-    s[3] = view.prevalent_wind
-    s[4] = view.riichi[seat]
-    s[5] = view.riichi[other]
-    s[6] = view.opponent_hand_count
-    s[7] = min(255, view.wall_left)
-    s[8] = min(255, view.draws_left)
-    s[9] = min(255, view.reserve_count)
-    s[10] = view.win_multiplier
-    s[11] = view.jokers
-    s[12] = view.size
-    s[13] = len(view.flowers[seat])
-    s[14] = len(view.flowers[other])
-    s[15] = len(view.meld_texts[seat])
-    s[16] = len(view.meld_texts[other])
-    s[17] = view.actor == seat
+    s = bytearray(  # (one tuple made into bytes: quicker than a byte set at a time, compiled)
+        (
+            seat,
+            view.dealer == seat,
+            view.seat_winds[seat],
+            view.prevalent_wind,
+            view.riichi[seat],
+            view.riichi[other],
+            view.opponent_hand_count,
+            min(255, view.wall_left),
+            min(255, view.draws_left),
+            min(255, view.reserve_count),
+            view.win_multiplier,
+            view.jokers,
+            view.size,
+            len(view.flowers[seat]),
+            len(view.flowers[other]),
+            len(view.meld_texts[seat]),
+            len(view.meld_texts[other]),
+            view.actor == seat,
+        )
+    )
     phase = view.phase
-    for p, at in _PHASE_AT:
+    for p, one_hot in _PHASE_BYTES:
         if p is phase:
-            s[at] = 1
+            s += one_hot
             break
+    else:
+        s += _NO_PHASE
     return b, s
 
 
