@@ -136,7 +136,7 @@ def validate_tiles(tiles: Sequence[Tile], *, copies: int = 4, where: str = "hand
     for t in tiles:
         if not isinstance(t, int) or not 0 <= t < NUM_KINDS:
             raise InvalidHandError(f"{where}: {t!r} is not a suit or honour kind (0–33)")
-        seen[t] += 1
+        seen[t] = seen[t] + 1
     over = [t for t in range(NUM_KINDS) if seen[t] > copies]
     if over:
         kinds = ", ".join(f"{seen[t]}×{to_mpsz([t])}" for t in over)

@@ -377,7 +377,7 @@ def counts(tiles: Sequence[Tile], size: int = NUM_KINDS) -> list[int]:
     """Count vector of the kinds 0..size-1."""
     c = [0] * size
     for t in tiles:
-        c[t] += 1
+        c[t] = c[t] + 1
     return c
 
 

@@ -80,7 +80,7 @@ def _prepare_slow(tiles: TileInput, jokers: int, copies: int, what: str) -> tupl
     for t in ts:
         if t >= NUM_KINDS:
             raise InvalidHandError(f"{what} {shown}: flower {to_mpsz([t])} is not part of a hand")
-        seen[t] += 1
+        seen[t] = seen[t] + 1
         if seen[t] > copies:
             raise InvalidHandError(f"{what} {shown}: more than {copies} copies of {to_mpsz([t])}")
     n = len(ts) + jokers
@@ -326,7 +326,7 @@ def waits(
     held = [count_of(key, t) for t in range(NUM_KINDS)]
     for t in parse(exposed):
         if 0 <= t < NUM_KINDS:
-            held[t] += 1
+            held[t] = held[t] + 1
     allowed = [name for name in _names(n + 1, shapes) if shapes is not None or name in _s.SHAPES]
     out = []
     for t in range(NUM_KINDS):

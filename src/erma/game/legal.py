@@ -54,7 +54,7 @@ def copies_in_sets(melds: list[Meld]) -> list[int]:
     out = [0] * 34
     for m in melds:
         for t in m.tiles:
-            out[t] += 1
+            out[t] = out[t] + 1
     return out
 
 
@@ -121,7 +121,7 @@ def _pool_counts(state: GameState, until: int) -> tuple[list[int], bool]:
     kinds = state.rules.kinds
     c = [0] * 42
     for t in state.reserve:
-        c[t] += 1
+        c[t] = c[t] + 1
         if c[t] == until and t in kinds:
             return c, True
     if state.rules.assist_pool == "reserve+wall":
@@ -130,7 +130,7 @@ def _pool_counts(state: GameState, until: int) -> tuple[list[int], bool]:
         for i in range(state.head, state.tail):
             if not public[i]:
                 t = wall[i]
-                c[t] += 1
+                c[t] = c[t] + 1
                 if c[t] == until and t in kinds:
                     return c, True
     return c, False

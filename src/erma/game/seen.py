@@ -17,15 +17,15 @@ def visible_counts(state: GameState, seat: int) -> list[int]:
     seen = list(me.counts) + [0] * 8
     for s in state.seats:
         for t in s.discards:
-            seen[t] += 1
+            seen[t] = seen[t] + 1
     kind = state.family.meld_tiles
     for i, s in enumerate(state.seats):
         for m in s.melds:
             if i == seat or not m.is_concealed:
                 for t in kind(state, m):
-                    seen[t] += 1
+                    seen[t] = seen[t] + 1
     for t in state.revealed:
-        seen[t] += 1
+        seen[t] = seen[t] + 1
     return seen
 
 

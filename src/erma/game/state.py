@@ -85,13 +85,13 @@ class Seat:
 
     def add(self, tile: Tile) -> None:
         """Put a tile into the concealed hand."""
-        self.counts[tile] += 1
+        self.counts[tile] = self.counts[tile] + 1  # (not +=: compiled, a generic add; docs/performance.md)
         self.key += INC[tile]
         self.size += 1
 
     def remove(self, tile: Tile, n: int = 1) -> None:
         """Take tiles out of the concealed hand."""
-        self.counts[tile] -= n
+        self.counts[tile] = self.counts[tile] - n
         self.key -= INC[tile] * n
         self.size -= n
 

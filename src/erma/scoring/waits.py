@@ -35,19 +35,19 @@ def _can(counts: tuple[int, ...], suited: bool, pair: bool) -> bool:
         return not pair
     c = list(counts)
     if c[i] >= 3:
-        c[i] -= 3
+        c[i] = c[i] - 3
         if _can(tuple(c), suited, pair):
             return True
-        c[i] += 3
+        c[i] = c[i] + 3
     if pair and c[i] >= 2:
-        c[i] -= 2
+        c[i] = c[i] - 2
         if _can(tuple(c), suited, False):
             return True
-        c[i] += 2
+        c[i] = c[i] + 2
     if suited and i + 2 < n and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
+        c[i] = c[i] - 1
+        c[i + 1] = c[i + 1] - 1
+        c[i + 2] = c[i + 2] - 1
         if _can(tuple(c), suited, pair):
             return True
     return False
@@ -64,7 +64,7 @@ def _group_waits(counts: tuple[int, ...], suited: bool) -> tuple[tuple[int, int]
     out = []
     for i in range(len(counts)):
         c = list(counts)
-        c[i] += 1
+        c[i] = c[i] + 1
         f = _flags(tuple(c), suited)
         if f:
             out.append((i, f))
@@ -149,7 +149,7 @@ def regular_waits(tiles: Sequence[Tile]) -> set[Tile]:
     """Kinds completing 3k+1 tiles as sets and a pair (copy limit ignored)."""
     c = [0] * NUM_KINDS
     for t in tiles:
-        c[t] += 1
+        c[t] = c[t] + 1
     return regular_waits_counts(c)
 
 
@@ -247,7 +247,7 @@ def is_unique_wait(standing: Sequence[int], win_tile: Tile, *, seven_pairs: bool
     wait (the reference does so for a 13-tile standing hand).
     """
     c = list(standing)
-    c[win_tile] -= 1
+    c[win_tile] = c[win_tile] - 1
     waits = regular_waits_key(pack_counts(c), 1)
     if len(waits) > 1:
         return False

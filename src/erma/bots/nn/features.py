@@ -220,7 +220,7 @@ def _kind_counts(tiles: tuple[int, ...]) -> list[int]:
     out = [0] * 34
     for t in tiles:
         if t < 34:
-            out[t] += 1
+            out[t] = out[t] + 1
     return out
 
 

@@ -56,7 +56,7 @@ def may_complete(
     each lone tile (a single with no other tile of its suit within two ranks), one for a lone pair tile."""
     c = counts[:34]
     if added >= 0:
-        c[added] += 1
+        c[added] = c[added] + 1
     jokers = c[caishen]
     if jokers >= 3:
         return True

@@ -403,7 +403,7 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WenzhouWin |
     counts = list(me.counts)
     physical = me.key
     if how != "self":
-        counts[tile] += 1
+        counts[tile] = counts[tile] + 1
         physical += INC[tile]
     key, jokers = played_key(physical, counts, caishen)
     concealed = not me.melds
@@ -439,7 +439,7 @@ def check_win(state: GameState, seat: int, tile: Tile, how: str) -> WenzhouWin |
         caishen_loser=state.seats[1 - seat].counts[caishen],
     )
     shown = list(counts)
-    shown[tile] -= 1
+    shown[tile] = shown[tile] - 1
     hand = "".join(meld_notation(m, caishen) for m in me.melds)
     hand += to_mpsz([t for t in range(34) for _ in range(shown[t])]) + "+" + tile_to_mpsz(tile)
     return WenzhouWin(verdict, settlement, hand)

@@ -71,5 +71,5 @@ def nine_gates(v: HandView) -> list[Hit]:
         return NONE
     base = 9 * suit(win)
     c = list(f.standing[base : base + 9])
-    c[win - base] -= 1
+    c[win - base] = c[win - base] - 1
     return [(v.facts.tiles,)] if c == [3, 1, 1, 1, 1, 1, 1, 1, 3] else NONE
