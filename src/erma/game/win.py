@@ -124,9 +124,9 @@ def win_context(state: GameState, seat: int, tile: Tile, how: str) -> WinContext
     if shapes.overall(key, n, 0, allowed) != -1:
         return None
     concealed = me.tiles()
-    if how in ("self", "haidi"):
+    if drawn:
         concealed.remove(tile)
-    self_drawn = how in ("self", "haidi") or (how == "rob" and rules.robbing_kong_counts_as_self_draw)
+    self_drawn = drawn or (how == "rob" and rules.robbing_kong_counts_as_self_draw)
     initial = False
     if not state.opened:
         if how == "self" and seat == state.dealer and me.discards_made == 0:
@@ -147,7 +147,7 @@ def win_context(state: GameState, seat: int, tile: Tile, how: str) -> WinContext
         self_drawn=self_drawn,
         fourth_tile=visible >= rules.copies - 1,
         about_kong=(how == "self" and state.draw_kind is DrawSource.REPLACEMENT) or how == "rob",
-        wall_last=(how in ("self", "haidi") and (state.wall_left == 0 or how == "haidi"))
+        wall_last=(drawn and (state.wall_left == 0 or how == "haidi"))
         or (how == "discard" and state.wall_left == 0),
         seat_wind=state.seat_wind(seat),
         prevalent_wind=state.prevalent_wind,

@@ -22,7 +22,8 @@ from erma.bots.nn.layout import NUM_PLANES, NUM_SCALARS, PHASES, PLANES, SCALARS
 from erma.game.actions import Action, Kind
 from erma.game.seatview import SeatView
 from erma.game.state import GameState, Phase
-from erma.tiles import parse_tile
+from erma.tiles import NUM_ALL_KINDS, parse_tile
+from erma.tiles import counts as kind_counts
 
 # ----------------------------------------------------------------------------------------- actions
 
@@ -213,17 +214,6 @@ def encode(view: SeatView, planes: npt.NDArray[np.uint8], scalars: npt.NDArray[n
     scalars[:] = np.frombuffer(s, dtype=np.uint8)
 
 
-def _kind_counts(tiles: tuple[int, ...]) -> list[int]:
-    """The count of each kind among ``tiles`` (flowers and other non-kinds left out): counted in a list, which
-    compiled code indexes natively, and given to the planes as one slice (a byte set one at a time is a
-    generic item assignment)."""
-    out = [0] * 34
-    for t in tiles:
-        if t < 34:
-            out[t] = out[t] + 1
-    return out
-
-
 def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
     """``view``'s planes (NUM_PLANES × 34, row by row) and scalars as two new byte buffers (an array can be
     made on each without a copy: ``np.frombuffer``)."""
@@ -241,8 +231,10 @@ def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
     for m in view.opponent_melds:
         for t in m.tiles:
             b[136 + t] += 1
-    b[170:204] = _kind_counts(view.discards[seat])
-    b[204:238] = _kind_counts(view.discards[other])
+    # the rivers counted in a list (compiled code indexes it natively; flowers past the kinds, cut off) and
+    # given to the planes as one slice: a byte set at a time is a generic item assignment
+    b[170:204] = kind_counts(view.discards[seat], NUM_ALL_KINDS)[:34]
+    b[204:238] = kind_counts(view.discards[other], NUM_ALL_KINDS)[:34]
     last = view.last_discard
     if last is not None and last < 34:
         b[238 + last] = 1
