@@ -8,7 +8,7 @@ import pytest
 
 from erma.analysis import EIGHT_PAIRS, eight_pairs_shanten, is_win, shanten_by_shape
 from erma.analysis.api import pack
-from erma.analysis.shapes import eight_pairs
+from erma.analysis.shapes import eight_pairs, eight_pairs_counts
 from erma.errors import InvalidHandError
 
 from . import naive
@@ -34,6 +34,7 @@ def test_eight_pairs_equals_brute_force(seed: int, four_as_two: bool) -> None:
         hand = _hand(rng, size, rng.randint(5, 7 if four_as_two else 10))
         expected = naive.eight_pairs(_counts(hand), four_as_two)
         assert eight_pairs(pack(hand), size, 0, four_as_two) == expected, (hand, four_as_two)
+        assert eight_pairs_counts(list(_counts(hand)), size, 0, four_as_two) == expected, (hand, four_as_two)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -46,6 +47,24 @@ def test_eight_pairs_with_jokers_equals_brute_force(seed: int) -> None:
         hand = _hand(rng, size - jokers, rng.randint(4, 6 if four else 8))
         expected = naive.eight_pairs_with_jokers(_counts(hand), jokers, four)
         assert eight_pairs_shanten(hand, jokers=jokers, four_as_two=four) == expected, (hand, jokers)
+        assert eight_pairs_counts(list(_counts(hand)), size, jokers, four) == expected, (hand, jokers)
+
+
+@pytest.mark.parametrize("four_as_two", [False, True])
+def test_the_key_and_the_counts_agree_with_eight_copies(four_as_two: bool) -> None:
+    """The packed key (read through the groups' memoised facts) and the counts give one answer, also with
+    eight copies of a kind and any number of jokers."""
+    rng = random.Random(7 + four_as_two)
+    for _ in range(300):
+        size = rng.choice((15, 16, 17))
+        jokers = rng.randint(0, 3)
+        chosen = rng.sample(range(34), rng.randint(3, 10))
+        hand = rng.sample([t for t in chosen for _ in range(8)], size - jokers)
+        counts = list(_counts(hand))
+        got = eight_pairs(pack(hand), size, jokers, four_as_two)
+        assert got == eight_pairs_counts(counts, size, jokers, four_as_two), (hand, jokers)
+        if size != 15 and not jokers and max(counts) <= 4:
+            assert got == naive.eight_pairs(tuple(counts), four_as_two), hand
 
 
 def test_eight_pairs_examples() -> None:

@@ -87,9 +87,11 @@ class SuitInfo:
         "knit",
         "knit_code",
         "odd",
+        "paired",
         "pairs",
         "pid",
         "rem_pid",
+        "single",
         "spec",
         "terminals",
     )
@@ -98,7 +100,7 @@ class SuitInfo:
         self.key = key
         self.pid = suit_pid(key)
         """Profile id of the regular shape (see tables)."""
-        pairs = odd = 0
+        pairs = odd = paired = single = 0
         k0 = k1 = k2 = 0
         k = key
         for r in range(9):
@@ -107,6 +109,10 @@ class SuitInfo:
             if x:
                 pairs += x >> 1
                 odd += x & 1
+                if x >= 2:
+                    paired += 1
+                else:
+                    single += 1
                 if r % 3 == 0:
                     k0 += 1
                 elif r % 3 == 1:
@@ -118,6 +124,10 @@ class SuitInfo:
         """Pairs for seven pairs (four of a kind gives two)."""
         self.odd = odd
         """Kinds left unpaired."""
+        self.paired = paired
+        """Kinds with two copies or more (八对 without four as two pairs)."""
+        self.single = single
+        """Kinds with one copy."""
         self.terminals = (c0 > 0) + (c8 > 0)
         """Terminal kinds present (1 and 9)."""
         self.has_terminal_pair = c0 >= 2 or c8 >= 2
@@ -153,7 +163,7 @@ class SuitInfo:
 class HonorInfo:
     """What the special shapes need to know of the honours' counts."""
 
-    __slots__ = ("has_pair", "kinds", "odd", "pairs", "pid", "spec")
+    __slots__ = ("has_pair", "kinds", "odd", "paired", "pairs", "pid", "single", "spec")
 
     def __init__(self, key: int) -> None:
         c = [(key >> (4 * r)) & 15 for r in range(7)]
@@ -162,6 +172,10 @@ class HonorInfo:
         self.odd = sum(x % 2 for x in c)
         self.kinds = sum(x > 0 for x in c)
         self.has_pair = any(x >= 2 for x in c)
+        self.paired = sum(x >= 2 for x in c)
+        """Kinds with two copies or more."""
+        self.single = self.kinds - self.paired
+        """Kinds with one copy."""
         self.spec = _spec(self.pairs, self.odd, self.kinds, self.has_pair)
 
 
@@ -352,9 +366,26 @@ def eight_pairs(key: int, n: int, jokers: int = 0, four_as_two: bool = False) ->
     """
     if n not in (16, 17):
         return 99
+    m, p, s, h = _groups(key)  # (the groups' memoised facts: no shift of the whole key a kind)
+    if four_as_two:
+        return _eight_pairs(m.pairs + p.pairs + s.pairs + h.pairs, m.odd + p.odd + s.odd + h.odd, n, jokers)
+    return _eight_pairs(
+        m.paired + p.paired + s.paired + h.paired, m.single + p.single + s.single + h.single, n, jokers
+    )
+
+
+def eight_pairs_counts(counts: list[int], n: int, jokers: int = 0, four_as_two: bool = False) -> int:
+    """:func:`eight_pairs` of the hand whose counts of the 34 kinds are ``counts`` (for a caller that has
+    counts, not a packed key).
+
+    >>> eight_pairs_counts([2] * 8 + [0] * 19 + [1] + [0] * 6, 17)
+    -1
+    """
+    if n not in (16, 17):
+        return 99
     twos = ones = 0
     for t in range(34):
-        c = (key >> (4 * t)) & 15
+        c = counts[t]
         if c:
             if four_as_two:
                 twos += c >> 1
@@ -363,6 +394,11 @@ def eight_pairs(key: int, n: int, jokers: int = 0, four_as_two: bool = False) ->
                 twos += 1
             else:
                 ones += 1
+    return _eight_pairs(twos, ones, n, jokers)
+
+
+def _eight_pairs(twos: int, ones: int, n: int, jokers: int) -> int:
+    """八对's shanten from the pairs the hand can keep (``twos``) and its odd tiles (``ones``)."""
     pairs = twos if twos < 8 else 8
     kept = 2 * pairs + min(ones, 8 - pairs)
     if n - jokers > kept:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from erma.analysis.shapes import eight_pairs
+from erma.analysis.shapes import eight_pairs_counts
 from erma.analysis.tables import INC
 from erma.tiles import Tile
 
@@ -87,7 +87,7 @@ def may_complete(
         return True
     if not concealed or n != 17:
         return False
-    return eight_pairs(sum(x * INC[t] for t, x in enumerate(c)), n, jokers, four_as_two) < 0
+    return eight_pairs_counts(c, n, jokers, four_as_two) < 0
 
 
 def _lone(c: list[int], t: int, first: int) -> bool:
