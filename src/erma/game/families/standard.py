@@ -15,7 +15,7 @@ from erma.analysis.tables import INC
 from erma.errors import IllegalActionError
 from erma.game import deal
 from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, RIICHI, WIN, XKONG, Action, Kind
-from erma.game.family import Win
+from erma.game.family import Family, Win
 from erma.game.legal import KONG, PUNG, all_held, copies_in_sets, find_win, waits_of
 from erma.game.result import WIN_HOWS, EndReason, HandResult
 from erma.game.settle import hands_shown, win_deltas
@@ -44,7 +44,7 @@ def table_bound(table: str) -> int:
     return sum(r.value * (_INSTANCE_BOUND if r.per_instance else 1) for r in rows)
 
 
-class Standard:
+class Standard(Family):
     """The hooks of the standard family."""
 
     name = "standard"
@@ -252,14 +252,16 @@ class Standard:
         return (found.points, 0) if found is not None else None
 
 
-_NOTATIONS: Final[dict[tuple[str, Tile, int], str]] = {}
+_NOTATIONS: Final[dict[int, str]] = {}
 
 
 def _notation(meld: Meld) -> str:
-    """A set's notation (sets are few values; views show them at every step), remembered by its kind's
-    text, tile and size: a :class:`Meld`'s own hash (the dataclass's, with an enum member's) runs as
-    interpreted Python."""
-    key = (meld.kind._value_, meld.tile, meld.size)
+    """A set's notation (sets are few values; views show them at every step), remembered by a number of
+    what decides it: run or not, concealed or not, tile and size, as 温州's (a tuple key with the kind's
+    text costs a tuple, its hash and a generic attribute look-up; a :class:`Meld`'s own hash runs as
+    interpreted Python)."""
+    kind = meld.kind
+    key = (meld.tile * 9 + meld.size) * 4 + 2 * (kind is MeldKind.CHOW) + (kind is MeldKind.CONCEALED_KONG)
     found = _NOTATIONS.get(key)
     if found is None:
         found = _NOTATIONS[key] = meld.to_notation()
