@@ -6,6 +6,7 @@ games of every preset against the definitions written out the slow way."""
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 
 import pytest
@@ -15,7 +16,7 @@ from erma.analysis.tables import INC
 from erma.game import Phase, apply, legal_actions, new_hand
 from erma.game.actions import Kind
 from erma.game.families.standard import _scorable_wait
-from erma.game.legal import waits_of
+from erma.game.legal import triples, waits_of
 from erma.game.state import GameState
 from erma.game.win import check_win
 from erma.rules import find_ruleset
@@ -161,3 +162,21 @@ def test_a_scorable_wait_is_what_scoring_says(preset: str) -> None:
                     ready += expected
             apply(state, seat, rng.choice(legal))
     assert discards > 1000 and ready > 30 and settled > 30, (discards, ready, settled)
+
+
+@pytest.mark.parametrize("copies", [4, 8])
+def test_triples_are_the_distinct_sorted_combinations(copies: int) -> None:
+    """The triplet offer's choices, made without repeats, are the sorted set of every three of the held
+    tiles (each kind at most three times), in its order."""
+    rng = random.Random(copies)
+    kinds = tuple(range(34))
+    for _ in range(400):
+        counts = [0] * 42
+        for t in rng.sample(kinds, rng.randint(0, 9)):
+            counts[t] = rng.randint(1, copies)
+        held = [t for t in kinds for _ in range(min(3, counts[t]))]
+        assert triples(counts, kinds) == sorted(set(itertools.combinations(held, 3))), counts
+    assert triples([0] * 42, kinds) == []
+    three = [0] * 42
+    three[5] = 3
+    assert triples(three, kinds) == [(5, 5, 5)]

@@ -6,7 +6,6 @@ nothing else. Where rule families differ (discards, claims, kongs, what wins) th
 
 from __future__ import annotations
 
-import itertools
 from typing import Final
 
 from erma.analysis import shapes
@@ -17,7 +16,8 @@ from erma.game.seen import visible_counts
 from erma.game.state import GameState, Phase
 from erma.hand import Meld
 from erma.rules.shapes import shape_mask
-from erma.tiles import Tile
+from erma.tiles import NUM_ALL_KINDS, Tile
+from erma.tiles import counts as tile_counts
 
 PUNG: Final = Action(Kind.PUNG)
 KONG: Final = Action(Kind.KONG)
@@ -191,17 +191,36 @@ def _legal(state: GameState, seat: int) -> list[Action]:
         )
         out = [EXCHANGE]
         if len(me.selected) < room:
-            out += [SELECT[t] for t in rules.kinds if me.counts[t] > me.selected.count(t)]
+            chosen = tile_counts(me.selected, NUM_ALL_KINDS)
+            out += [SELECT[t] for t in rules.kinds if me.counts[t] > chosen[t]]
         return out
     if ph is Phase.TRIPLET:
-        kinds = [t for t in state.rules.kinds for _ in range(min(3, me.counts[t]))]
-        combos = sorted(set(itertools.combinations(kinds, 3)))
-        return [PASS, *(accept(c) for c in combos)]
+        return [PASS, *(accept(c) for c in triples(me.counts, state.rules.kinds))]
     if ph is Phase.CUO:
         return [PASS, *(CUO[t] for t in cuo_kinds(state, seat))]
     if ph is Phase.HAIDI:
         return [pick(i) for i in range(len(state.reserve))]
     return []
+
+
+def triples(counts: list[int], kinds: tuple[Tile, ...]) -> list[tuple[Tile, Tile, Tile]]:
+    """The triplet offer's choices: every distinct sorted three of the tiles held (of ``kinds``), in order —
+    ``sorted(set(itertools.combinations(held, 3)))``, made without the repeats (a hand of 13 has up to 286
+    combinations to hash and sort)."""
+    held = sorted(t for t in kinds if counts[t])
+    out: list[tuple[Tile, Tile, Tile]] = []
+    n = len(held)
+    for i in range(n):
+        a = held[i]
+        for j in range(i, n):
+            b = held[j]
+            if j == i and counts[a] < 2:
+                continue
+            for k in range(j, n):
+                if k == j and counts[b] < (3 if j == i else 2):
+                    continue
+                out.append((a, b, held[k]))
+    return out
 
 
 def cuo_kinds(state: GameState, seat: int) -> list[Tile]:
