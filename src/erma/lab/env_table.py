@@ -20,7 +20,7 @@ from erma.bots.nn.features import (
     NUM_ORACLE,
     NUM_PLANES,
     NUM_SCALARS,
-    action_table,
+    action_bytes,
     encode,
     encode_bytes,
     encode_oracle,
@@ -39,6 +39,8 @@ from erma.game import (
     timeout_action,
 )
 from erma.rules import RuleSet, find_ruleset
+
+_INT8: Final = np.dtype(np.int8)
 
 
 class Reward(enum.Enum):
@@ -93,7 +95,7 @@ class Table:
         self.illegal = illegal
         self.state: GameState = new_hand(rules, "0")
         self._view: SeatView | None = None
-        self._mask: npt.NDArray[np.int8] | None = None
+        self._mask: bytearray | None = None
         self._table: dict[int, Action] = {}
         self.last_shanten: list[int | None] = [None, None]
 
@@ -128,19 +130,19 @@ class Table:
             self._view = seat_view(st, st.actor)
         return self._view
 
-    def _decision(self) -> tuple[npt.NDArray[np.int8], dict[int, Action]]:
+    def _decision(self) -> tuple[bytearray, dict[int, Action]]:
         if self._mask is None:
             view = self.view
             if view is None:
-                self._mask, self._table = np.zeros(NUM_ACTIONS, dtype=np.int8), {}
+                self._mask, self._table = bytearray(NUM_ACTIONS), {}
             else:
-                self._mask, self._table = action_table(view, view.legal)
+                self._mask, self._table = action_bytes(view, view.legal)
         return self._mask, self._table
 
     @property
     def mask(self) -> npt.NDArray[np.int8]:
-        """The actor's mask over the fixed action space."""
-        return self._decision()[0]
+        """The actor's mask over the fixed action space (a new array on a copy of the decision's bytes)."""
+        return np.frombuffer(bytearray(self._decision()[0]), _INT8)
 
     def play(self, action: Action) -> None:
         """Apply an engine action for the actor (a bot's)."""
@@ -258,7 +260,7 @@ def observation(table: Table, seat: int, oracle: bool) -> dict[str, np.ndarray]:
     obs: dict[str, np.ndarray] = {
         "observation": np.ndarray(_PLANES_SHAPE, _UINT8, planes),  # (one call: no reshape)
         "scalars": np.frombuffer(scalars, _UINT8),
-        "action_mask": table.mask.copy() if acting else np.zeros(NUM_ACTIONS, dtype=np.int8),
+        "action_mask": table.mask if acting else np.zeros(NUM_ACTIONS, dtype=np.int8),
     }
     if oracle:
         obs["oracle"] = np.zeros((NUM_ORACLE, 34), dtype=np.uint8)

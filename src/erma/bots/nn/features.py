@@ -22,6 +22,7 @@ from erma.bots.nn.layout import NUM_PLANES, NUM_SCALARS, PHASES, PLANES, SCALARS
 from erma.game.actions import Action, Kind
 from erma.game.seatview import SeatView
 from erma.game.state import GameState, Phase
+from erma.hand import MeldKind
 from erma.tiles import NUM_ALL_KINDS, parse_tile
 from erma.tiles import counts as kind_counts
 
@@ -149,7 +150,14 @@ def accept_choice(view: SeatView, legal: Sequence[Action]) -> Action | None:
 def action_table(view: SeatView, legal: Sequence[Action]) -> tuple[npt.NDArray[np.int8], dict[int, Action]]:
     """The mask over the fixed space and the engine action behind each allowed index (``pick`` maps to a
     placeholder: resolve it with :func:`resolve`)."""
-    mask = bytearray(NUM_ACTIONS)  # set byte by byte, then one array on it (no numpy call an action)
+    mask, table = action_bytes(view, legal)
+    return np.frombuffer(mask, _INT8), table
+
+
+def action_bytes(view: SeatView, legal: Sequence[Action]) -> tuple[bytearray, dict[int, Action]]:
+    """:func:`action_table` with the mask as bytes (0 or 1 an index; an environment makes each
+    observation's array on a copy of them)."""
+    mask = bytearray(NUM_ACTIONS)  # set byte by byte (no numpy call an action)
     table: dict[int, Action] = {}
     accept, pick = Kind.ACCEPT, Kind.PICK  # (an enum member is an attribute look-up, even compiled)
     for a in legal:
@@ -167,7 +175,7 @@ def action_table(view: SeatView, legal: Sequence[Action]) -> tuple[npt.NDArray[n
     elif view.phase is Phase.HAIDI and legal:
         table[PICK] = _PICK_ANY
         mask[PICK] = 1
-    return np.frombuffer(mask, _INT8), table
+    return mask, table
 
 
 def resolve(a: Action, reserve: int, rng: random.Random) -> Action:
@@ -223,14 +231,27 @@ def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
     b[0:34] = view.hand  # (a tuple assigned to a slice: quicker than through bytes(), compiled)
     if view.drawn is not None:
         b[34 + view.drawn] = 1
+    # (a set's tiles added a kind at a time: a run's three kinds, a pung's or kong's size at once; each byte
+    # added to is a generic item access, compiled)
+    chow = MeldKind.CHOW
     for m in view.melds:
-        if m.is_concealed:
-            b[102 + m.tile] = 1
-        for t in m.tiles:
+        t = m.tile
+        if m.kind is chow:
             b[68 + t] += 1
+            b[69 + t] += 1
+            b[70 + t] += 1
+        else:
+            b[68 + t] += m.size
+            if m.is_concealed:
+                b[102 + t] = 1
     for m in view.opponent_melds:
-        for t in m.tiles:
+        t = m.tile
+        if m.kind is chow:
             b[136 + t] += 1
+            b[137 + t] += 1
+            b[138 + t] += 1
+        else:
+            b[136 + t] += m.size
     # the rivers counted in a list (compiled code indexes it natively; flowers past the kinds, cut off) and
     # given to the planes as one slice: a byte set at a time is a generic item assignment
     b[170:204] = kind_counts(view.discards[seat], NUM_ALL_KINDS)[:34]
