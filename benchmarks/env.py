@@ -15,9 +15,11 @@ RLCard's mahjong environment with its observations; and the raw engines (erma's 
 - ``erma engine``: ``new_hand``, ``legal_actions``, a random legal action, ``apply_unchecked`` (no view).
 - ``RLCard game``: ``MahjongGame``: ``get_legal_actions`` of the state, a random one, ``game.step``.
 
-Every side picks its random action with Python's ``random.Random`` (erma's from ``np.flatnonzero`` of the
-mask, RLCard's from its list of legal ids); until 2026-12-07 erma's sides drew with numpy's
-``Generator.integers``, about 1 µs a step more (numpy's call) that RLCard's side did not pay.
+Every side picks its random action with Python's ``random.Random`` (erma's among the mask's allowed indices,
+taken with the array's own ``nonzero()``; RLCard's from its list of legal ids). Until 2026-12-07 erma's sides
+drew with numpy's ``Generator.integers``, about 1 µs a step more (numpy's call) that RLCard's side did not
+pay; until that evening they took the indices with ``np.flatnonzero``, whose Python wrappers (``ravel``,
+``nonzero`` through ``_wrapfunc``) cost about another 1 µs a step.
 
 All on one core, in process CPU time (robust to other load), medians of ``--repeats``. erma runs as this
 process runs it (compiled after ``make install``) and again in pure Python (``ERMA_PURE=1``, a child process,
@@ -70,7 +72,7 @@ def erma_env(preset: str, seed: int) -> Callable[[float], int]:
                 if e.terminations[a]:
                     e.reset()
                     continue
-                allowed = np.flatnonzero(e.observe(a)["action_mask"])
+                allowed = e.observe(a)["action_mask"].nonzero()[0]
                 e.step(int(allowed[rng.randrange(len(allowed))]))
                 steps += 1
         return steps
@@ -93,7 +95,7 @@ def erma_gym(preset: str, opponent: str, seed: int) -> tuple[Callable[[float], i
         end = time.process_time() + seconds
         while time.process_time() < end:
             for _ in range(200):
-                allowed = np.flatnonzero(obs["action_mask"])
+                allowed = obs["action_mask"].nonzero()[0]
                 state = e._table.state
                 before = len(state.actions)
                 obs, _, over, _, _ = e.step(int(allowed[rng.randrange(len(allowed))]))
@@ -122,7 +124,7 @@ def erma_batch(preset: str, seed: int) -> Callable[[float], int]:
             mask = obs["action_mask"]
             choice = []
             for m in mask:
-                allowed = np.flatnonzero(m)
+                allowed = m.nonzero()[0]
                 choice.append(int(allowed[rng.randrange(len(allowed))]))
             before = [(t.state, len(t.state.actions)) for t in b.tables]
             b.step(np.array(choice))
