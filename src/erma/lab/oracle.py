@@ -73,6 +73,8 @@ class OracleStats:
     """Decisions where the first choice was a discard or an added kong and was tried on a copy."""
     changed: int = 0
     """Decisions where level5's choice would have dealt in and a safe one was played instead."""
+    changed_declared: int = 0
+    """Of those, decisions where the opponent had declared 报听 (its readiness public, its waits not)."""
     forced: int = 0
     """Decisions where every discard dealt in (level5's own choice played)."""
     trials: int = 0
@@ -82,8 +84,12 @@ class OracleStats:
     dealt_in: int = 0
     """Games it dealt in (on a discard or a robbed kong)."""
     dealt_in_declared: int = 0
-    """Of those, games where it had declared 报听: the engine then discards each drawn tile by itself
-    (``riichi_auto``), so no decision of the oracle's came between."""
+    """Of those, games where it had declared 报听 (on the declaring discard itself, or locked: the engine
+    then discards each drawn tile by itself, ``riichi_auto``, with no decision of the oracle's between)."""
+    dealt_in_declaring: int = 0
+    """Of those, games it dealt in with the declaring discard itself."""
+    dealt_in_opp_declared: int = 0
+    """Games it dealt in to an opponent that had declared 报听."""
 
     def add(self, other: OracleStats) -> None:
         for f in dataclasses.fields(self):
@@ -255,7 +261,7 @@ class OracleBot:
         state = self.state
         assert state is not None, "the oracle harness sets the state"
         self.stats.decisions += 1
-        if self.live and state.phase is not Phase.END:
+        if self.live:
             view = live_view(view, state)
         first = self.inner.choose(view, legal)
         if not self.defence or state.phase is not Phase.TURN:
@@ -278,6 +284,7 @@ class OracleBot:
             allowed = [a for a in legal if not verdict.get(a, False)]
             chosen = self.inner.choose(view, allowed)
             self.stats.changed += 1
+            self.stats.changed_declared += state.seats[1 - self.seat].riichi
         if self.declare and chosen.kind is Kind.DISCARD and chosen.riichi:
             proxy = "level5" if self.opponent in ORACLES else self.opponent
             foresee = make_bot(proxy, f"{self.seed}:foresight")
@@ -371,6 +378,8 @@ def play_wall(config: ArenaConfig, wall: int) -> OracleWall:
                 if isinstance(loser, OracleBot):
                     loser.stats.dealt_in += 1
                     loser.stats.dealt_in_declared += state.seats[1 - result.winner].riichi
+                    loser.stats.dealt_in_declaring += state.discard_riichi and result.how is WinHow.DISCARD
+                    loser.stats.dealt_in_opp_declared += state.seats[result.winner].riichi
         games.append(GameOutcome(points, winner, dealt_in))
         for s, b in enumerate(bots):
             if isinstance(b, OracleBot):
@@ -379,14 +388,16 @@ def play_wall(config: ArenaConfig, wall: int) -> OracleWall:
     return OracleWall(res, (dataclasses.asdict(stats[0]), dataclasses.asdict(stats[1])))
 
 
-def oracle_shard(config: ArenaConfig, walls: Sequence[int]) -> list[OracleWall]:
-    """The runner's shard function."""
-    return [play_wall(config, w) for w in walls]
+def oracle_shard(job: tuple[ArenaConfig, int], walls: Sequence[int]) -> list[OracleWall]:
+    """The runner's shard function: ``job`` is the config and the first wall's index (walls ``first + i``)."""
+    config, first = job
+    return [play_wall(config, first + w) for w in walls]
 
 
-def run_oracle_arena(config: ArenaConfig, walls: int, *, workers: int = 1) -> dict[str, Any]:
-    """Play ``walls`` walls and summarise as ``erma arena --json`` does, with the oracles' stats added."""
-    results = run_walls(oracle_shard, config, walls, workers=workers)
+def run_oracle_arena(config: ArenaConfig, walls: int, *, workers: int = 1, first: int = 0) -> dict[str, Any]:
+    """Play walls ``first`` … ``first + walls − 1`` and summarise as ``erma arena --json`` does, with the
+    oracles' stats added (``first`` > 0: more walls of a seed, to add to a run of walls 0 … first − 1)."""
+    results = run_walls(oracle_shard, (config, first), walls, workers=workers)
     summary = summarize(config, [r.result for r in results])
     oracle: dict[str, dict[str, int]] = {}
     for i, name in enumerate(config.bots):
@@ -396,6 +407,7 @@ def run_oracle_arena(config: ArenaConfig, walls: int, *, workers: int = 1) -> di
                 tot.add(OracleStats(**r.stats[i]))
             oracle[f"{name}#{i + 1}" if config.bots[0] == config.bots[1] else name] = dataclasses.asdict(tot)
     summary["oracle"] = oracle
+    summary["first"] = first
     summary["per_wall"] = [r.result.paired_diff for r in results]
     """Each wall's (A − B) / 2 a hand, to pair two runs of one seed wall by wall (the same walls and bot B's
     seeds: bot A's change is the only difference)."""
@@ -415,6 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--walls", type=int, default=100)
     p.add_argument("--seed", default="0")
     p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--first", type=int, default=0, help="the first wall's index (more walls of one seed)")
     p.add_argument("--json", action="store_true", help="(always JSON; accepted for the arena's commands)")
     args = p.parse_args(argv)
     bots = [b.strip() for b in args.bots.split(",")]
@@ -424,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         make_lab_bot(b, 0)
     config = ArenaConfig(find_ruleset(args.rules), (bots[0], bots[1]), args.seed)  # a string, as erma arena
     t0 = time.time()
-    summary = run_oracle_arena(config, args.walls, workers=args.workers)
+    summary = run_oracle_arena(config, args.walls, workers=args.workers, first=args.first)
     summary["elapsed_s"] = round(time.time() - t0, 1)
     print(json.dumps(summary, ensure_ascii=False))
     sys.stdout.flush()
