@@ -286,7 +286,7 @@ class OracleBot:
             self.stats.changed += 1
             self.stats.changed_declared += state.seats[1 - self.seat].riichi
         if self.declare and chosen.kind is Kind.DISCARD and chosen.riichi:
-            proxy = "level5" if self.opponent in ORACLES else self.opponent
+            proxy = "level5" if self.opponent in ORACLES or self.opponent in FAIR else self.opponent
             foresee = make_bot(proxy, f"{self.seed}:foresight")
             if locked_deals_in(state, self.seat, chosen, foresee):
                 plain = [a for a in allowed if not a.riichi]
@@ -325,10 +325,36 @@ ORACLES: dict[str, Callable[[int | str], OracleBot]] = {
 harness's own null check)."""
 
 
+class WaitAgainstDeclared:
+    """A fair lab bot (no cheating, for comparison): level5, except that it never declares 报听 while the
+    opponent has declared (public): level5's choice among the actions that do not declare."""
+
+    uses_view = True
+
+    def __init__(self, seed: int | str) -> None:
+        self.name = "level5-wait-vs-declared"
+        self.inner = ExpertBot(seed, name="level5")
+
+    def choose(self, view: BotView, legal: list[Action]) -> Action:
+        chosen = self.inner.choose(view, legal)
+        if chosen.kind is Kind.DISCARD and chosen.riichi and view.riichi[1 - view.seat]:
+            plain = [a for a in legal if not a.riichi]
+            if any(a.kind is Kind.DISCARD for a in plain):
+                return self.inner.choose(view, plain)
+        return chosen
+
+
+FAIR: dict[str, Callable[[int | str], Bot]] = {"level5-wait-vs-declared": WaitAgainstDeclared}
+"""Fair lab bots (they read the seat view only), measured beside the oracles."""
+
+
 def make_lab_bot(name: str, seed: int | str) -> Bot | OracleBot:
-    """An oracle by name, or any bot :func:`erma.bots.make_bot` knows."""
+    """An oracle or a fair lab bot by name, or any bot :func:`erma.bots.make_bot` knows."""
     make = ORACLES.get(name)
-    return make(seed) if make is not None else make_bot(name, seed)
+    if make is not None:
+        return make(seed)
+    fair = FAIR.get(name)
+    return fair(seed) if fair is not None else make_bot(name, seed)
 
 
 @dataclass(frozen=True, slots=True)
