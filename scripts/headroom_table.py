@@ -6,7 +6,8 @@ Each file ``RULES--A--B.json`` is one ``erma arena --json`` or ``python -m erma.
 ``RULES--A--B@FIRST.json`` (``--first FIRST``) add later walls of the same seed to it. One row a
 run: diff (A − B a hand), its 95 % interval, sd_hand, diff / sd, wins and deal-ins. For an oracle against
 greedy, also the paired gain over level5 against greedy on the same seed (``level5-harness``'s run: the same
-walls and greedy's seeds, wall by wall).
+walls and greedy's seeds, wall by wall). ``level5-harness`` (level5 through the oracle's wrapper, changing
+nothing) stands for level5 where it was run: its figures are ``erma arena``'s on the same walls.
 """
 
 from __future__ import annotations
@@ -66,14 +67,14 @@ def main(folder: str) -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for (rules, a, b), d in sorted(runs.items(), key=lambda kv: (kv[0][2], kv[0][0], kv[0][1])):
-        if a == "level5-harness":
-            continue
+        if a == "level5" and (rules, "level5-harness", b) in runs:
+            continue  # the wrapper's run of the same seed: the same figures, and later walls added
         lo, hi = d["diff_ci95"]
         gain = ""
         base = runs.get((rules, "level5-harness", b))
         if (
             b == "greedy"
-            and a != "level5"
+            and a not in ("level5", "level5-harness")
             and base
             and "per_wall" in d
             and len(base["per_wall"]) >= d["walls"]
@@ -89,8 +90,6 @@ def main(folder: str) -> None:
     print()
     for (rules, a, b), d in sorted(runs.items()):
         for name, st in d.get("oracle", {}).items():
-            if name == "level5-harness":
-                continue
             print(f"{rules} {a} vs {b}: {name} {st}")
 
 

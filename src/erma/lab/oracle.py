@@ -243,6 +243,7 @@ class OracleBot:
         defence: bool,
         live: bool,
         declare: bool = False,
+        declaring: bool = True,
         settings: Settings | None = None,
     ) -> None:
         self.name = name
@@ -251,6 +252,8 @@ class OracleBot:
         self.defence = defence
         self.live = live
         self.declare = declare
+        self.declaring = declaring
+        """Check the declaring (报听) discard too (False: only the discards that do not declare)."""
         self.opponent = ""
         """The opponent's bot name (set by :func:`play_wall`; the 报听 foresight plays it)."""
         self.state: GameState | None = None
@@ -267,6 +270,8 @@ class OracleBot:
         if not self.defence or state.phase is not Phase.TURN:
             return first
         if first.kind is not Kind.DISCARD and first.kind not in ROBBABLE:
+            return first
+        if first.riichi and not self.declaring:
             return first
         self.stats.checked += 1
         self.stats.trials += 1
@@ -300,6 +305,9 @@ ORACLES: dict[str, Callable[[int | str], OracleBot]] = {
     "perfect-defence": lambda seed: OracleBot(seed, "perfect-defence", defence=True, live=False),
     "perfect-defence-nofear": lambda seed: OracleBot(
         seed, "perfect-defence-nofear", defence=True, live=False, settings=Settings(defense=False)
+    ),
+    "perfect-defence-undeclared": lambda seed: OracleBot(
+        seed, "perfect-defence-undeclared", defence=True, live=False, declaring=False
     ),
     "perfect-defence+declare": lambda seed: OracleBot(
         seed, "perfect-defence+declare", defence=True, live=False, declare=True
