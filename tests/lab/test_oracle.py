@@ -12,7 +12,11 @@ from erma.rules import find_ruleset
 
 
 def _figures(summary: dict[str, object]) -> dict[str, object]:
-    return {k: v for k, v in summary.items() if k not in ("decision_ms", "bots", "oracle", "elapsed_s")}
+    return {
+        k: v
+        for k, v in summary.items()
+        if k not in ("decision_ms", "bots", "oracle", "elapsed_s", "first", "per_wall")
+    }
 
 
 def test_the_wrapper_changing_nothing_gives_the_arenas_figures() -> None:
