@@ -26,6 +26,7 @@ from typing import Any
 from erma.bots import Bot, make_bot
 from erma.game import (
     EndReason,
+    GameState,
     HandResult,
     Phase,
     WinHow,
@@ -115,7 +116,27 @@ def logged_games(
         yield wall, g, result, log
 
 
-def play_wall(config: ArenaConfig, wall: int) -> WallResult:
+class GameHooks:
+    """What a caller of :func:`play_wall` may add to the arena's games, which stay the same games (walls,
+    dealers, bot seeds, seats): how a bot is made, what it is handed before it chooses, what is noted when a
+    game ends. The arena's own add nothing; the lab's oracle study (:mod:`erma.lab.oracle`) hands its bots
+    the game state."""
+
+    def make(self, name: str, seed: int | str, seat: int, opponent: str) -> Bot:
+        """The bot ``name`` for ``seat``, seeded as the arena seeds it (``opponent``: the other's name)."""
+        return make_bot(name, seed)
+
+    def before_choose(self, bot: Bot, state: GameState, seat: int) -> None:
+        """Called before ``bot`` chooses for ``seat`` (inside its timed decision)."""
+
+    def game_over(self, bots: list[Bot], state: GameState, bot_in_seat: tuple[int, int]) -> None:
+        """Called when a game of the wall has ended (``bots`` by seat; ``bot_in_seat[s]``: A is 0, B is 1)."""
+
+
+_NO_HOOKS = GameHooks()
+
+
+def play_wall(config: ArenaConfig, wall: int, hooks: GameHooks = _NO_HOOKS) -> WallResult:
     """Play both games of ``wall``; bot A sits in seat ``g`` of game ``g``."""
     times: tuple[list[float], list[float]] = ([], [])
     games = []
@@ -123,7 +144,13 @@ def play_wall(config: ArenaConfig, wall: int) -> WallResult:
         seat_of_bot = (0, 1) if g == 0 else (1, 0)
         bot_in_seat = (0, 1) if g == 0 else (1, 0)
         bots = [
-            make_bot(config.bots[bot_in_seat[s]], arena_bot_seed(config.seed, wall, g, s)) for s in (0, 1)
+            hooks.make(
+                config.bots[bot_in_seat[s]],
+                arena_bot_seed(config.seed, wall, g, s),
+                s,
+                config.bots[bot_in_seat[1 - s]],
+            )
+            for s in (0, 1)
         ]
         state = new_hand(config.rules, seed, dealer)
         while state.phase is not Phase.END:
@@ -132,6 +159,7 @@ def play_wall(config: ArenaConfig, wall: int) -> WallResult:
             bot = bots[seat]
             t0 = time.perf_counter()
             view = seat_view(state, seat) if bot.uses_view else None
+            hooks.before_choose(bot, state, seat)
             action = bot.choose(view, legal)  # type: ignore[arg-type]
             times[bot_in_seat[seat]].append((time.perf_counter() - t0) * 1000)
             apply_unchecked(state, seat, action)
@@ -144,6 +172,7 @@ def play_wall(config: ArenaConfig, wall: int) -> WallResult:
             if result.how in (WinHow.DISCARD, WinHow.ROB):
                 dealt_in = bot_in_seat[1 - result.winner]
         games.append(GameOutcome(points, winner, dealt_in))
+        hooks.game_over(bots, state, bot_in_seat)
         if config.records is not None:
             rec = to_record(state)
             rec["bots"] = [config.bots[bot_in_seat[0]], config.bots[bot_in_seat[1]]]

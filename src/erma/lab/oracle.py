@@ -47,18 +47,16 @@ from erma.game import (
     WinHow,
     apply_unchecked,
     legal_actions,
-    new_hand,
     seat_view,
 )
 from erma.game.actions import PASS, WIN
 from erma.lab.arena import (
     ArenaConfig,
-    GameOutcome,
+    GameHooks,
     WallResult,
-    arena_bot_seed,
-    duplicate_games,
     summarize,
 )
+from erma.lab.arena import play_wall as arena_play_wall
 from erma.lab.runner import run_walls
 
 ROBBABLE = (Kind.ADDED_KONG, Kind.EXTEND_KONG)
@@ -373,53 +371,47 @@ class OracleWall:
     stats: tuple[dict[str, int], dict[str, int]]
 
 
-def play_wall(config: ArenaConfig, wall: int) -> OracleWall:
-    """:func:`erma.lab.arena.play_wall` with oracle bots allowed: the same walls, dealers, seeds and seats."""
-    times: tuple[list[float], list[float]] = ([], [])
-    games = []
-    stats = (OracleStats(), OracleStats())
-    for _, g, seed, dealer in duplicate_games(config.seed, (wall,)):
-        seat_of_bot = (0, 1) if g == 0 else (1, 0)
-        bot_in_seat = (0, 1) if g == 0 else (1, 0)
-        bots = [
-            make_lab_bot(config.bots[bot_in_seat[s]], arena_bot_seed(config.seed, wall, g, s)) for s in (0, 1)
-        ]
-        for s, b in enumerate(bots):
-            if isinstance(b, OracleBot):
-                b.seat = s
-                b.opponent = config.bots[bot_in_seat[1 - s]]
-        state = new_hand(config.rules, seed, dealer)
-        while state.phase is not Phase.END:
-            seat = state.actor
-            legal = legal_actions(state, seat)
-            bot = bots[seat]
-            t0 = time.perf_counter()
-            view = seat_view(state, seat) if bot.uses_view else None
-            if isinstance(bot, OracleBot):
-                bot.state = state
-            action = bot.choose(view, legal)  # type: ignore[arg-type]
-            times[bot_in_seat[seat]].append((time.perf_counter() - t0) * 1000)
-            apply_unchecked(state, seat, action)
+class _OracleHooks(GameHooks):
+    """The arena's games with oracle bots: made by :func:`make_lab_bot`, told their seat and opponent, handed
+    the state before each choice; their deal-ins counted at each game's end."""
+
+    def __init__(self) -> None:
+        self.stats = (OracleStats(), OracleStats())
+
+    def make(self, name: str, seed: int | str, seat: int, opponent: str) -> Bot:
+        bot = make_lab_bot(name, seed)
+        if isinstance(bot, OracleBot):
+            bot.seat = seat
+            bot.opponent = opponent
+        return bot
+
+    def before_choose(self, bot: Bot, state: GameState, seat: int) -> None:
+        if isinstance(bot, OracleBot):
+            bot.state = state
+
+    def game_over(self, bots: list[Bot], state: GameState, bot_in_seat: tuple[int, int]) -> None:
         result = state.result
-        assert result is not None, "a finished hand has a result"
-        points = (result.deltas[seat_of_bot[0]], result.deltas[seat_of_bot[1]])
-        winner = dealt_in = None
-        if result.reason is EndReason.WIN and result.winner is not None:
-            winner = bot_in_seat[result.winner]
-            if result.how in (WinHow.DISCARD, WinHow.ROB):
-                dealt_in = bot_in_seat[1 - result.winner]
-                loser = bots[1 - result.winner]
-                if isinstance(loser, OracleBot):
-                    loser.stats.dealt_in += 1
-                    loser.stats.dealt_in_declared += state.seats[1 - result.winner].riichi
-                    loser.stats.dealt_in_declaring += state.discard_riichi and result.how is WinHow.DISCARD
-                    loser.stats.dealt_in_opp_declared += state.seats[result.winner].riichi
-        games.append(GameOutcome(points, winner, dealt_in))
+        assert result is not None
+        winner = result.winner
+        on_discard = result.how in (WinHow.DISCARD, WinHow.ROB)
+        if result.reason is EndReason.WIN and winner is not None and on_discard:
+            loser = bots[1 - winner]
+            if isinstance(loser, OracleBot):
+                loser.stats.dealt_in += 1
+                loser.stats.dealt_in_declared += state.seats[1 - winner].riichi
+                loser.stats.dealt_in_declaring += state.discard_riichi and result.how is WinHow.DISCARD
+                loser.stats.dealt_in_opp_declared += state.seats[winner].riichi
         for s, b in enumerate(bots):
             if isinstance(b, OracleBot):
-                stats[bot_in_seat[s]].add(b.stats)
-    res = WallResult(wall, (games[0], games[1]), (tuple(times[0]), tuple(times[1])))
-    return OracleWall(res, (dataclasses.asdict(stats[0]), dataclasses.asdict(stats[1])))
+                self.stats[bot_in_seat[s]].add(b.stats)
+
+
+def play_wall(config: ArenaConfig, wall: int) -> OracleWall:
+    """:func:`erma.lab.arena.play_wall` with oracle bots allowed (its own game loop, with hooks): the same
+    walls, dealers, seeds and seats."""
+    hooks = _OracleHooks()
+    res = arena_play_wall(config, wall, hooks)
+    return OracleWall(res, (dataclasses.asdict(hooks.stats[0]), dataclasses.asdict(hooks.stats[1])))
 
 
 def oracle_shard(job: tuple[ArenaConfig, int], walls: Sequence[int]) -> list[OracleWall]:
