@@ -15,7 +15,7 @@ from erma.analysis.tables import INC
 from erma.errors import IllegalActionError
 from erma.game import deal
 from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, RIICHI, WIN, XKONG, Action, Kind
-from erma.game.family import Family, Win
+from erma.game.family import Win
 from erma.game.legal import KONG, PUNG, all_held, copies_in_sets, find_win, waits_of
 from erma.game.result import WIN_HOWS, EndReason, HandResult
 from erma.game.settle import hands_shown, win_deltas
@@ -44,7 +44,7 @@ def table_bound(table: str) -> int:
     return sum(r.value * (_INSTANCE_BOUND if r.per_instance else 1) for r in rows)
 
 
-class Standard(Family):
+class Standard:
     """The hooks of the standard family."""
 
     name = "standard"

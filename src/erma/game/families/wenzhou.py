@@ -13,7 +13,7 @@ from erma.analysis.tables import INC
 from erma.game import deal, flow
 from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
-from erma.game.family import Family, Win
+from erma.game.family import Win
 from erma.game.legal import KONG, PUNG, find_win
 from erma.game.result import WIN_HOWS, DrawSource, EndReason, FanEntry, Grade, HandResult
 from erma.game.settle import hands_shown, win_deltas
@@ -55,7 +55,7 @@ def _notation(meld: Meld, wild: Tile) -> str:
     return found
 
 
-class Wenzhou(Family):
+class Wenzhou:
     """The hooks of the 温州 family."""
 
     name = "wenzhou"
