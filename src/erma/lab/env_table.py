@@ -203,7 +203,7 @@ class Table:
         st = self.state
         encode(self.view_of(seat), planes, scalars)
         if st.phase is not Phase.END and st.actor == seat:
-            mask[:] = self.mask
+            mask[:] = np.frombuffer(self._decision()[0], _INT8)  # (read in place: the array is the copy)
         else:
             mask.fill(0)
         if oracle is not None:
