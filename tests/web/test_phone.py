@@ -269,6 +269,13 @@ RECORD = """() => {
 }"""
 
 
+FIRST_CAN = """() => {
+  const t = document.querySelector('[data-testid=my-hand] .tile.can');
+  const r = t.getBoundingClientRect();
+  return [t.dataset.tile, r.left + r.width / 2, r.top + r.height / 2];
+}"""
+
+
 def to_my_discard(p: Page) -> dict[str, Any]:
     st = wait_my_turn(p, timeout=30)
     while st["phase"] != "turn" or "win" in st["legal"]:
@@ -291,13 +298,15 @@ def test_drag_up_one_tap_wake_lock_and_vibration(browser: Any, web_server: Any) 
         p.page.wait_for_function("() => window.__buzz.length > 0 && window.__lock.includes('screen')")
         me = p.page.evaluate("() => window.erma.state.view.seat")
         before = len(st["discards"][me])
-        tile = p.page.locator("[data-testid=my-hand] .tile.can >> nth=0")
-        kind = tile.get_attribute("data-tile")
-        box = tile.bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        # the tile and where it is, read at once (the table re-renders by itself when the rules page it
+        # fetched at the hand's start comes: a tile read by two look-ups could be gone for the second)
+        kind, x, y = p.page.evaluate(FIRST_CAN)
         p.page.mouse.move(x, y)
         p.page.mouse.down()
         p.page.mouse.move(x, y - 25, steps=3)
+        # a render during the drag (that rules page, a message) keeps the dragged tile under the finger: it
+        # replaced it, and the drag was lost (the clean-clone CI: no discard in 10 s)
+        p.page.evaluate("() => window.erma.render()")
         p.page.mouse.move(x, y - 70, steps=4)
         p.page.mouse.up()
         newest = p.page.wait_for_function(
