@@ -269,6 +269,13 @@ RECORD = """() => {
 }"""
 
 
+FIRST_CAN = """() => {
+  const t = document.querySelector('[data-testid=my-hand] .tile.can');
+  const r = t.getBoundingClientRect();
+  return [t.dataset.tile, r.left + r.width / 2, r.top + r.height / 2];
+}"""
+
+
 def to_my_discard(p: Page) -> dict[str, Any]:
     st = wait_my_turn(p, timeout=30)
     while st["phase"] != "turn" or "win" in st["legal"]:
@@ -291,13 +298,15 @@ def test_drag_up_one_tap_wake_lock_and_vibration(browser: Any, web_server: Any) 
         p.page.wait_for_function("() => window.__buzz.length > 0 && window.__lock.includes('screen')")
         me = p.page.evaluate("() => window.erma.state.view.seat")
         before = len(st["discards"][me])
-        tile = p.page.locator("[data-testid=my-hand] .tile.can >> nth=0")
-        kind = tile.get_attribute("data-tile")
-        box = tile.bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        # the tile and where it is, read at once (the table re-renders by itself when the rules page it
+        # fetched at the hand's start comes: a tile read by two look-ups could be gone for the second)
+        kind, x, y = p.page.evaluate(FIRST_CAN)
         p.page.mouse.move(x, y)
         p.page.mouse.down()
         p.page.mouse.move(x, y - 25, steps=3)
+        # a render during the drag (that rules page, a message) keeps the dragged tile under the finger: it
+        # replaced it, and the drag was lost (the clean-clone CI: no discard in 10 s)
+        p.page.evaluate("() => window.erma.render()")
         p.page.mouse.move(x, y - 70, steps=4)
         p.page.mouse.up()
         newest = p.page.wait_for_function(
@@ -513,6 +522,65 @@ def test_the_help_on_a_phone_is_about_taps(browser: Any, web_server: Any, lang: 
         assert ("再点一下就打出" if lang == "zh" else "tap it again to discard") in text
         m = p.page.evaluate(MEASURE)
         assert m["wide"] == [], m["wide"]
+    finally:
+        p.close()
+    assert p.errors == [], p.errors
+
+
+MANY_WAITS = """(n) => {
+  const v = window.erma.state.view;
+  const kinds = ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m', '1p', '2p', '3p'];
+  v.hints = {waits: kinds.slice(0, n).map((k) => ({tile: k, unseen: 3, points: 41, points_self: 81}))};
+  window.erma.state.hover = null;
+  window.erma.render();
+  return document.querySelector('[data-testid=hints]').dataset.mode;
+}"""
+
+WAITS_SEEN = """() => {
+  document.getAnimations().forEach((a) => { try { a.finish(); } catch (e) {} });
+  const W = innerWidth, H = innerHeight;
+  const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const others = [...document.querySelectorAll('[data-testid=my-hand] .tile, .tablewrap .btn')]
+    .map((e) => e.getBoundingClientRect());
+  const across = [], down = [], over = [], hidden = [];
+  for (const w of document.querySelectorAll('[data-testid=hints] .wait')) {
+    const r = w.getBoundingClientRect();
+    const name = `${w.dataset.tile} ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`;
+    if (r.left < 0 || r.right > W) across.push(name);
+    if (r.top < 0 || r.bottom > H) down.push(name);
+    if (others.some((o) => hit(r, o))) over.push(name);
+    // shown: what is at its tile's centre is the wait (not cut off by the strip, not covered)
+    const t = w.querySelector('.tile').getBoundingClientRect();
+    const at = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+    if (!(at && w.contains(at))) hidden.push(`${name} under ${at ? at.className : 'nothing'}`);
+  }
+  return {across, down, over, hidden};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_many_waits_are_all_seen_on_a_phone(browser: Any, web_server: Any, lang: str) -> None:
+    """温州's 财神 give many waits: on a phone each one (tile, count, worth) is on the screen, not cut off by
+    the strip (sideways they were: the first one or two beside the seat's name), not over the hand or a
+    button, six of them without scrolling either way round; a dozen still across the screen (upright the page
+    then scrolls)."""
+    p = phone_page(browser, web_server.url, lang)
+    try:
+        enter_as_guest(p)
+        play_bot(p, PRESETS["wenzhou2p"])
+        to_my_discard(p)
+        for n, sizes in ((6, [(390, 844), *SIDEWAYS]), (12, UPRIGHT + SIDEWAYS)):
+            assert p.page.evaluate(MANY_WAITS, n) == "waits"
+            for size in sizes:
+                p.page.set_viewport_size({"width": size[0], "height": size[1]})
+                p.page.wait_for_function(LOADED)
+                seen = p.page.evaluate(WAITS_SEEN)
+                where = f"{n} waits {lang} {size}"
+                assert seen["across"] == [] and seen["over"] == [], f"{where}: {seen}"
+                if n == 6:
+                    assert seen["down"] == [] and seen["hidden"] == [], f"{where}: {seen}"
+                if n == 6 and size == (740, 360):
+                    p.shot(f"phone-waits-{lang}-{size[0]}")
     finally:
         p.close()
     assert p.errors == [], p.errors

@@ -40,10 +40,38 @@ export const S = {
 };
 
 let painter = () => {};
+let held = false; // a tile of the hand is pressed (touch.js): a render would replace it under the finger
+let due = false; // a render was asked for meanwhile
+let holdTimer = 0;
 
-/** Draw the current screen again (router.js's paint, given by app.js to setPainter). */
+/** Draw the current screen again (router.js's paint, given by app.js to setPainter); while a tile of the hand
+ * is pressed, once the press ends (a re-render, e.g. the rules page arriving, replaced the tile being dragged
+ * and the drag or the tap was lost). */
 export function render() {
-  painter();
+  if (held) due = true;
+  else painter();
+}
+
+/** A tile of the hand is pressed (pointerdown): renders wait until releaseRender (at most 8 s). */
+export function holdRender() {
+  held = true;
+  clearTimeout(holdTimer);
+  holdTimer = setTimeout(releaseRender, 8000);
+}
+
+/** The press ended: the render asked for meanwhile, now or after `ms` (the tap's click still to come). */
+export function releaseRender(ms = 0) {
+  clearTimeout(holdTimer);
+  if (!held) return;
+  const go = () => {
+    held = false;
+    if (due) {
+      due = false;
+      painter();
+    }
+  };
+  if (ms) holdTimer = setTimeout(go, ms);
+  else go();
 }
 
 export function setPainter(paint) {

@@ -2,6 +2,8 @@
 // flicks a tile into the middle on a phone game. A tap stays a tap (table.js: raise, tap again to discard, or
 // one tap with the "one-tap discard" setting); a drag that does not go far enough springs back.
 
+import { holdRender, releaseRender } from "./state.js";
+
 /** How far up (px) a tile must be dragged to be discarded. */
 export const DRAG_DISCARD_PX = 40;
 
@@ -15,6 +17,7 @@ export function dragUp(img, discard) {
   img.addEventListener("pointerdown", (e) => {
     if (e.button !== 0) return;
     start = { x: e.clientX, y: e.clientY, id: e.pointerId };
+    holdRender(); // the tile stays under the finger until the press ends (a render would replace it)
     try {
       img.setPointerCapture(e.pointerId);
     } catch {
@@ -37,9 +40,16 @@ export function dragUp(img, discard) {
     img.style.transform = "";
     if (e.type === "pointerup" && dy <= -DRAG_DISCARD_PX) {
       img.dataset.dragged = "1";
+      releaseRender();
       discard();
     }
   };
   img.addEventListener("pointerup", end);
   img.addEventListener("pointercancel", end);
 }
+
+// the end of any press lets the held renders out: after a tap's click (its tile's handler first: the click
+// bubbles here), or soon after the pointer is lifted when no click follows; at once when the press is cancelled
+document.addEventListener("click", () => releaseRender());
+document.addEventListener("pointerup", () => releaseRender(300));
+document.addEventListener("pointercancel", () => releaseRender());
