@@ -23,8 +23,7 @@ from erma.game.actions import Action, Kind
 from erma.game.seatview import SeatView
 from erma.game.state import GameState, Phase
 from erma.hand import MeldKind
-from erma.tiles import NUM_ALL_KINDS, parse_tile
-from erma.tiles import counts as kind_counts
+from erma.tiles import parse_tile
 
 # ----------------------------------------------------------------------------------------- actions
 
@@ -222,6 +221,16 @@ def encode(view: SeatView, planes: npt.NDArray[np.uint8], scalars: npt.NDArray[n
     scalars[:] = np.frombuffer(s, dtype=np.uint8)
 
 
+def _river_row(river: tuple[int, ...]) -> list[int]:
+    """A river's copies of each of the 34 kinds (flowers left out): a typed tuple is iterated natively when
+    compiled, where :func:`erma.tiles.counts` iterates a generic sequence (and counts 42 kinds, cut after)."""
+    row = [0] * 34
+    for t in river:
+        if t < 34:
+            row[t] += 1
+    return row
+
+
 def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
     """``view``'s planes (NUM_PLANES × 34, row by row) and scalars as two new byte buffers (an array can be
     made on each without a copy: ``np.frombuffer``)."""
@@ -252,10 +261,10 @@ def encode_bytes(view: SeatView) -> tuple[bytearray, bytearray]:
             b[138 + t] += 1
         else:
             b[136 + t] += m.size
-    # the rivers counted in a list (compiled code indexes it natively; flowers past the kinds, cut off) and
-    # given to the planes as one slice: a byte set at a time is a generic item assignment
-    b[170:204] = kind_counts(view.discards[seat], NUM_ALL_KINDS)[:34]
-    b[204:238] = kind_counts(view.discards[other], NUM_ALL_KINDS)[:34]
+    # the rivers counted in a list (compiled code indexes it natively) and given to the planes as one slice: a
+    # byte set at a time is a generic item assignment
+    b[170:204] = _river_row(view.discards[seat])
+    b[204:238] = _river_row(view.discards[other])
     last = view.last_discard
     if last is not None and last < 34:
         b[238 + last] = 1
