@@ -15,6 +15,7 @@ from typing import Any
 import erma.server.table as table_module
 from erma.cli import main
 from erma.game.families import FAMILIES
+from erma.game.family import Family
 
 
 class FixedSecrets:
@@ -25,28 +26,28 @@ class FixedSecrets:
         return "5a" * nbytes
 
 
-def claim_hooks(seat: Callable[[], int | None], hide: bool, seen: list[int]) -> list[tuple[type, Any]]:
-    """Replacements of every rule family's ``claim_options``: ``seat()``'s options are counted in ``seen``
-    and, with ``hide``, taken away. Returns (class, replacement) pairs to install."""
-    out = []
-    for family in FAMILIES.values():
-        cls = type(family)
-        real = cls.claim_options
+def claim_hooks(seat: Callable[[], int | None], hide: bool, seen: list[int]) -> dict[str, Family]:
+    """Every rule family with its ``claim_options`` replaced: ``seat()``'s options are counted in ``seen``
+    and, with ``hide``, taken away. Returns the families to register in ``FAMILIES`` by name: a subclass's
+    instance each (compiled, the engine calls a hook through the class's method table, which a method
+    patched onto the class would not change; the families allow interpreted subclasses for this)."""
+    out: dict[str, Family] = {}
+    for name, family in FAMILIES.items():
 
-        def claim_options(self: Any, state: Any, who: int, real: Any = real) -> list[Any]:
-            options = real(self, state, who)
-            if options and who == seat():
-                seen.append(1)
-                return [] if hide else options
-            return options
+        class Counted(type(family)):  # type: ignore[misc]
+            def claim_options(self, state: Any, who: int) -> list[Any]:
+                options = super().claim_options(state, who)
+                if options and who == seat():
+                    seen.append(1)
+                    return [] if hide else options
+                return options
 
-        out.append((cls, claim_options))
+        out[name] = Counted()
     return out
 
 
 def hide_claims_of(seat: int) -> None:
-    for cls, hook in claim_hooks(lambda: seat, True, []):
-        cls.claim_options = hook  # type: ignore[method-assign]
+    FAMILIES.update(claim_hooks(lambda: seat, True, []))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import pytest
 
 import erma.server.hub as hub_module
 import erma.server.table as table_module
+from erma.game.families import FAMILIES
 from erma.rules import preset_names
 from erma.server.config import load_rooms
 
@@ -77,8 +78,8 @@ def one_run(tmp: Path, room: str, monkeypatch: pytest.MonkeyPatch, *, hide_claim
     monkeypatch.setattr(table_module, "secrets", FixedSecrets)
     opponent: dict[str, int] = {}
     seen: list[int] = []
-    for cls, hook in claim_hooks(lambda: opponent.get("seat"), hide_claims, seen):
-        monkeypatch.setattr(cls, "claim_options", hook)
+    for name, family in claim_hooks(lambda: opponent.get("seat"), hide_claims, seen).items():
+        monkeypatch.setitem(FAMILIES, name, family)
     srv, thread, running = start_server(tmp, claim_window_s=0.5, bot_fill_s=60)
     try:
         mine, theirs = run_async(play_pair(running, running, room, opponent))

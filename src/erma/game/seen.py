@@ -18,11 +18,11 @@ def visible_counts(state: GameState, seat: int) -> list[int]:
     for s in state.seats:
         for t in s.discards:
             seen[t] = seen[t] + 1
-    kind = state.family.meld_tiles
+    family = state.family  # (the hook called on it, not bound first: a call through the class's method table)
     for i, s in enumerate(state.seats):
         for m in s.melds:
             if i == seat or not m.is_concealed:
-                for t in kind(state, m):
+                for t in family.meld_tiles(state, m):
                     seen[t] = seen[t] + 1
     for t in state.revealed:
         seen[t] = seen[t] + 1

@@ -34,7 +34,7 @@ from erma.scoring.pipeline import plan_for, score_counts_declared
 try:
     from mypy_extensions import mypyc_attr  # read by the compiler; a no-op at run time
 except ImportError:  # pure Python without mypy installed
-    from erma.bots.expert.options import mypyc_attr
+    from erma.game.compile_options import mypyc_attr
 
 
 _POINTS: dict[tuple[object, ...], int | None] = {}

@@ -227,7 +227,7 @@ def _river_row(river: tuple[int, ...]) -> list[int]:
     row = [0] * 34
     for t in river:
         if t < 34:
-            row[t] += 1
+            row[t] = row[t] + 1  # (not +=: compiled, that is a generic in-place add of boxed numbers)
     return row
 
 

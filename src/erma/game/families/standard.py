@@ -15,7 +15,7 @@ from erma.analysis.tables import INC
 from erma.errors import IllegalActionError
 from erma.game import deal
 from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, RIICHI, WIN, XKONG, Action, Kind
-from erma.game.family import Win
+from erma.game.family import Family, Win
 from erma.game.legal import KONG, PUNG, all_held, copies_in_sets, find_win, waits_of
 from erma.game.result import WIN_HOWS, EndReason, HandResult
 from erma.game.settle import hands_shown, win_deltas
@@ -29,6 +29,11 @@ from erma.scoring.features import F_CONCEALED, F_SELF_DRAWN
 from erma.scoring.floor import fan_floor
 from erma.scoring.suits import kind_facts
 from erma.tiles import Tile
+
+try:
+    from mypy_extensions import mypyc_attr  # read by the compiler; a no-op at run time
+except ImportError:  # pure Python without mypy installed
+    from erma.game.compile_options import mypyc_attr
 
 _NO_EXTRAS: Mapping[str, Any] = {}
 
@@ -44,7 +49,8 @@ def table_bound(table: str) -> int:
     return sum(r.value * (_INSTANCE_BOUND if r.per_instance else 1) for r in rows)
 
 
-class Standard:
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Standard(Family):
     """The hooks of the standard family."""
 
     name = "standard"

@@ -13,7 +13,7 @@ from erma.analysis.tables import INC
 from erma.game import deal, flow
 from erma.game.actions import AKONG, CHOW, CKONG, DISCARD, WIN, Action, Kind
 from erma.game.families import wenzhou_wins as wz
-from erma.game.family import Win
+from erma.game.family import Family, Win
 from erma.game.legal import KONG, PUNG, find_win
 from erma.game.result import WIN_HOWS, DrawSource, EndReason, FanEntry, Grade, HandResult
 from erma.game.settle import hands_shown, win_deltas
@@ -21,6 +21,11 @@ from erma.game.state import GameState, Phase
 from erma.hand import Meld, MeldKind
 from erma.rules import RuleSet
 from erma.tiles import Tile, tile_to_mpsz, to_mpsz
+
+try:
+    from mypy_extensions import mypyc_attr  # read by the compiler; a no-op at run time
+except ImportError:  # pure Python without mypy installed
+    from erma.game.compile_options import mypyc_attr
 
 
 def _wild(state: GameState) -> Tile:
@@ -55,7 +60,8 @@ def _notation(meld: Meld, wild: Tile) -> str:
     return found
 
 
-class Wenzhou:
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Wenzhou(Family):
     """The hooks of the 温州 family."""
 
     name = "wenzhou"
