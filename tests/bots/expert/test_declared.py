@@ -71,7 +71,7 @@ def test_estimator_reads_the_model_only_with_a_reading() -> None:
 
 
 def test_level5_with_the_model_plays_whole_hands() -> None:
-    """The flag plays whole hands deterministically; where no 报听 is played (wenzhou2p) it changes nothing."""
+    """The flag plays whole hands deterministically; without 报听 (wenzhou2p) it changes nothing."""
     for rules in ("classic64", "wushuang128", "wenzhou2p"):
         rs = find_ruleset(rules)
         bots = lambda: [  # noqa: E731
