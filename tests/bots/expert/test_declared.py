@@ -70,16 +70,16 @@ def test_estimator_reads_the_model_only_with_a_reading() -> None:
         assert read == plain
 
 
+def _model_bots() -> list[ExpertBot]:
+    return [ExpertBot(s, settings=Settings(declared_model=True)) for s in ("a", "b")]
+
+
 def test_level5_with_the_model_plays_whole_hands() -> None:
     """The flag plays whole hands deterministically; without 报听 (wenzhou2p) it changes nothing."""
     for rules in ("classic64", "wushuang128", "wenzhou2p"):
         rs = find_ruleset(rules)
-        bots = lambda: [  # noqa: E731
-            ExpertBot("a", settings=Settings(declared_model=True)),
-            ExpertBot("b", settings=Settings(declared_model=True)),
-        ]
-        a = play_hand(rs, "m1", bots(), 0).result
-        b = play_hand(rs, "m1", bots(), 0).result
+        a = play_hand(rs, "m1", _model_bots(), 0).result
+        b = play_hand(rs, "m1", _model_bots(), 0).result
         assert a is not None and b is not None and a.deltas == b.deltas
         if rules == "wenzhou2p":
             c = play_hand(rs, "m1", [ExpertBot("a"), ExpertBot("b")], 0).result
