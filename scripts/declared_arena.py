@@ -15,6 +15,9 @@ from erma.bots.registry import BOTS
 from erma.cli import main
 
 BOTS["level5-dw"] = lambda seed: ExpertBot(seed, settings=Settings(declared_model=True), name="level5-dw")
+BOTS["level5-dwf"] = lambda seed: ExpertBot(
+    seed, settings=Settings(declared_model=True, declared_fold=True), name="level5-dwf"
+)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

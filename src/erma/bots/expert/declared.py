@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from erma.bots.base import BotView
 
-N_FEATURES = 26
+N_FEATURES = 34
 """Length of :func:`features`' rows (the coefficients' length)."""
 
 FEATURE_NAMES = (
@@ -50,65 +50,89 @@ FEATURE_NAMES = (
     "suit share before",
     "early near",
     "passed since",
+    "river ±1",
+    "river ±2",
+    "safe ±1",
+    "safe ±2",
+    "held",
+    "value honour",
+    "in our river before",
+    "draws left",
 )
 
 
 COEFFICIENTS: dict[str, tuple[float, ...]] = {
     "classic64": (
-        -5.4416,
-        0.944,
-        0.1894,
-        0.0868,
-        0.3732,
-        -0.2627,
-        0.036,
-        0.0527,
-        -1.0959,
-        3.4177,
-        -4.284,
-        -5.2926,
-        -0.2172,
-        -0.033,
-        -0.1171,
-        -0.1468,
-        -0.1756,
-        -0.1337,
-        -0.3432,
-        -0.4138,
-        -0.2923,
-        1.1022,
-        0.173,
-        0.166,
-        -0.0111,
-        0.371,
+        -5.1406,
+        0.8668,
+        0.2371,
+        0.1156,
+        0.4816,
+        -0.0938,
+        0.045,
+        0.0674,
+        -1.1408,
+        3.4538,
+        -3.7721,
+        -5.0479,
+        -0.4643,
+        -0.0846,
+        -0.1265,
+        -0.1504,
+        -0.2314,
+        -0.1432,
+        -0.3544,
+        -0.3959,
+        -0.2828,
+        0.3787,
+        0.2151,
+        0.1674,
+        -0.198,
+        0.1031,
+        0.2508,
+        0.0559,
+        0.1293,
+        0.1848,
+        0.3724,
+        0.2952,
+        -1.5126,
+        -0.405,
     ),
     "wushuang128": (
-        -7.2319,
-        0.7553,
-        0.1474,
-        0.0138,
-        0.8372,
-        -0.2558,
-        -0.0255,
+        -6.9209,
+        1.1237,
+        0.2913,
+        0.0844,
+        0.6122,
+        -0.0869,
         -0.0123,
-        -0.9215,
-        3.7464,
-        -3.3955,
-        -5.3751,
-        -0.4507,
-        -0.3272,
-        -0.2111,
-        -0.3061,
-        0.0194,
-        -0.2456,
-        -0.2798,
-        -0.3239,
-        -0.2526,
-        0.8638,
-        0.1366,
-        -0.0303,
-        -0.2613,
-        0.2832,
+        0.004,
+        -1.069,
+        3.9337,
+        -3.4866,
+        -5.1413,
+        0.0145,
+        -0.2444,
+        -0.235,
+        -0.3112,
+        0.1203,
+        -0.273,
+        -0.3053,
+        -0.2894,
+        -0.2343,
+        0.6431,
+        0.158,
+        -0.0404,
+        0.0677,
+        0.1297,
+        -0.4679,
+        -0.0837,
+        0.1771,
+        0.212,
+        0.3574,
+        0.0101,
+        -0.7411,
+        -0.1555,
     ),
 }
 """The model's coefficients by rule set (:data:`FEATURE_NAMES`' order): a logistic regression (L2 = 1) fitted
@@ -121,7 +145,7 @@ class Reading:
     declaring discard, the kinds known safe. ``snapshot``: the opponent's river at the first view that
     showed the declaration (ending with the declaring discard); ``ours``: our river's length then."""
 
-    __slots__ = ("after", "before", "declaring", "passed", "safe")
+    __slots__ = ("after", "before", "declaring", "ours", "passed", "safe")
 
     def __init__(self, view: BotView, snapshot: tuple[int, ...], ours: int) -> None:
         river = tuple(view.discards[1 - view.seat])
@@ -132,6 +156,7 @@ class Reading:
             self.after: tuple[int, ...] = river[k:]
         else:  # we claimed the declaring discard: it left the river
             self.after = river[k - 1 :] if k else river
+        self.ours: int = ours
         self.passed: tuple[int, ...] = tuple(view.discards[view.seat][ours:])
         safe = [False] * 34
         for t in self.after:
@@ -244,6 +269,7 @@ def features(view: BotView, reading: Reading, unseen: Sequence[int], t: int, sha
         same_suit = sum(1 for x in before if x >= 27)
     else:
         same_suit = sum(1 for x in before if x < 27 and x // 9 == t // 9)
+    opp = 1 - view.seat
     opp_melds = view.opponent_melds
     sets = float(len(opp_melds))
     return [
@@ -273,6 +299,14 @@ def features(view: BotView, reading: Reading, unseen: Sequence[int], t: int, sha
         same_suit / max(1.0, float(len(before))),
         near_early,
         float(len(reading.after) + len(reading.passed)) / 5.0,
+        float(sum(1 for x in (t - 1, t + 1) if _near(t, x, 1) and x in seen_before)),
+        float(sum(1 for x in (t - 2, t + 2) if _near(t, x, 2) and x in seen_before)),
+        float(sum(1 for x in (t - 1, t + 1) if _near(t, x, 1) and safe[x])),
+        float(sum(1 for x in (t - 2, t + 2) if _near(t, x, 2) and safe[x])),
+        float(view.counts[t]) if t < len(view.counts) else 0.0,
+        1.0 if honour and (t >= 31 or t - 27 in (view.prevalent_wind, view.seat_winds[opp])) else 0.0,
+        1.0 if t in view.discards[view.seat][: reading.ours] else 0.0,
+        view.draws_left / 10.0,
     ]
 
 

@@ -145,7 +145,8 @@ class ExpertBot:
             return self._far(view, est, base, [a for a, x in shantens.items() if x == best_s], best_s)
         if est.wz and best_s == 0 and not self.settings.wz_ready and not est.opp_riichi:
             return base  # 温州, ready: greedy's wait worth (multipliers, win-or-wait) ranks better
-        lowest = [a for a, x in shantens.items() if x == best_s]
+        fold = self._fold(est, best_s)
+        lowest = [a for a, x in shantens.items() if x <= best_s + fold]
         if self.settings.keep is not None and best_s >= 1 and not est.opp_riichi and not late:
             lowest = self._efficient(view, est, lowest, best_s, self.settings.keep)
         scored = self._discard_values(view, est, lowest)
@@ -309,7 +310,7 @@ class ExpertBot:
         best_s = min(shantens.values())
         # a hand one step further from ready is weighed only against a ready one, and only when the
         # estimate looks a draw ahead (with rates alone, the levels are not comparable)
-        limit = best_s + 1 if best_s == 0 and self.settings.depth >= 2 else best_s
+        limit = best_s + 1 if best_s == 0 and self.settings.depth >= 2 else best_s + self._fold(est, best_s)
         out = []
         for a in discards:
             s = shantens.get(a)
@@ -327,6 +328,14 @@ class ExpertBot:
                 value = (1 - d) * value - d * est.cost
             out.append((value, a))
         return out
+
+    def _fold(self, est: Estimator, best_s: int) -> int:
+        """1 where a discard one step further from ready is weighed too (:attr:`Settings.declared_fold`: the
+        opponent declared and read, the lookahead reaching that step), else 0."""
+        st = self.settings
+        if st.declared_fold and est.opp_riichi and est.reading is not None and best_s + 1 < st.depth:
+            return 1
+        return 0
 
     def _pick(self, view: BotView, scored: list[tuple[float, Action]]) -> Action:
         best = max(v for v, _ in scored)

@@ -162,3 +162,7 @@ class Settings:
     (:func:`~erma.bots.expert.declared.wait_chances`, where the rule set has coefficients: classic64 and
     wushuang128), the kinds it let go by since its declaration at 0. Issue 39,
     docs/lab/2026-12-07-level5-declared-waits-model.md."""
+    declared_fold: bool = False
+    """With :attr:`declared_model`: once the opponent has declared, the estimate also weighs the discards
+    that leave the hand one step further from ready than the best (where the lookahead reaches them), so a
+    safe discard may be chosen over a dangerous one that keeps the shape (issue 39)."""
