@@ -71,16 +71,20 @@ def test_estimator_reads_the_model_only_with_a_reading() -> None:
 
 
 def _model_bots() -> list[ExpertBot]:
-    return [ExpertBot(s, settings=Settings(declared_model=True)) for s in ("a", "b")]
+    return [
+        ExpertBot("a", settings=Settings(declared_model=True)),
+        ExpertBot("b", settings=Settings(declared_model=True, declared_fold=True)),
+    ]
 
 
 def test_level5_with_the_model_plays_whole_hands() -> None:
-    """The flag plays whole hands deterministically; without 报听 (wenzhou2p) it changes nothing."""
-    for rules in ("classic64", "wushuang128", "wenzhou2p"):
+    """The flags play whole hands deterministically; without 报听 (wenzhou2p) or coefficients (cuopai789)
+    they change nothing."""
+    for rules in ("classic64", "wushuang128", "wenzhou2p", "cuopai789"):
         rs = find_ruleset(rules)
         a = play_hand(rs, "m1", _model_bots(), 0).result
         b = play_hand(rs, "m1", _model_bots(), 0).result
         assert a is not None and b is not None and a.deltas == b.deltas
-        if rules == "wenzhou2p":
+        if rules in ("wenzhou2p", "cuopai789"):  # no 报听 / no coefficients: level5's own choices
             c = play_hand(rs, "m1", [ExpertBot("a"), ExpertBot("b")], 0).result
             assert c is not None and c.deltas == a.deltas
