@@ -22,7 +22,7 @@ from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.claimed import claimed_hand
 from erma.bots.expert.cached import copies, shanten
-from erma.bots.expert.declared import DeclaredMemory
+from erma.bots.expert.declared import COEFFICIENTS, DeclaredMemory
 from erma.bots.expert.estimate import Estimator
 from erma.bots.expert.exchange import exchange_pick
 from erma.bots.expert.learned import FAR_WEIGHTS, far_features, far_value, value_honours
@@ -71,7 +71,9 @@ class ExpertBot:
     def choose(self, view: BotView, legal: list[Action]) -> Action:
         """The action of highest estimated value among ``legal``."""
         ph = view.phase
-        reading = self.memory.observe(view) if self.settings.declared_model else None
+        reading = None
+        if self.settings.declared_model and view.rules.name in COEFFICIENTS:
+            reading = self.memory.observe(view)  # (a rule set without coefficients plays as level5)
         if ph is Phase.HAIDI:
             return self.rng.choice(legal)
         if ph is Phase.MAIDI or ph is Phase.DINGDI:
