@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.expert.cached import copies, discards, improvers, shanten, tiles_of, winners
+from erma.bots.expert.declared import COEFFICIENTS, Reading, wait_chances
 from erma.bots.expert.opponent import RON_SHARE, deal_in, turn_hazards
 from erma.bots.expert.settings import RIICHI_MARGIN, WZ_DEPTH, Settings
 from erma.bots.greedy import OPPONENT_WIN_COST, _sh, wz_wait
@@ -53,8 +54,13 @@ flowers, bonus kinds, dealer), by a small id that keys :data:`_POINTS`."""
 class Estimator:
     """The value to come of hands from one seat view (memoised for the decision)."""
 
-    def __init__(self, view: BotView, settings: Settings, seed: int | str = 0) -> None:
+    def __init__(
+        self, view: BotView, settings: Settings, seed: int | str = 0, reading: Reading | None = None
+    ) -> None:
         self.view = view
+        self.reading = reading
+        """The declared opponent as :class:`~erma.bots.expert.declared.DeclaredMemory` reads it (with
+        :attr:`Settings.declared_model`), or None."""
         self.s = settings
         rules = view.rules
         self.wz = view.caishen is not None
@@ -523,7 +529,13 @@ class Estimator:
 
     def danger(self) -> list[float]:
         """The chance each kind deals in now (the opponent is ready and waits on it,
-        :func:`~erma.bots.expert.opponent.deal_in`)."""
+        :func:`~erma.bots.expert.opponent.deal_in`; a declared opponent read by the fitted model,
+        :func:`~erma.bots.expert.declared.wait_chances`, where :attr:`reading` is set and the rule set has
+        coefficients)."""
         if self._danger is None:
-            self._danger = deal_in(self.view, self.unseen, self.kinds, self.opp_riichi, self.wz)
+            coefficients = COEFFICIENTS.get(self.view.rules.name)
+            if self.reading is not None and self.opp_riichi and coefficients is not None:
+                self._danger = wait_chances(self.view, self.reading, self.unseen, self.kinds, coefficients)
+            else:
+                self._danger = deal_in(self.view, self.unseen, self.kinds, self.opp_riichi, self.wz)
         return self._danger

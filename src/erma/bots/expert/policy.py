@@ -22,6 +22,7 @@ from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.claimed import claimed_hand
 from erma.bots.expert.cached import copies, shanten
+from erma.bots.expert.declared import COEFFICIENTS, DeclaredMemory
 from erma.bots.expert.estimate import Estimator
 from erma.bots.expert.exchange import exchange_pick
 from erma.bots.expert.learned import FAR_WEIGHTS, far_features, far_value, value_honours
@@ -62,12 +63,17 @@ class ExpertBot:
         self.name = name
         self.greedy = GreedyBot(seed, riichi=self.settings.greedy_riichi, stakes=Stakes.FULL)
         """The base (``Settings.base``): greedy's choices where the estimate has no edge."""
+        self.memory = DeclaredMemory()
+        """Where the opponent declared 报听 (``Settings.declared_model``)."""
 
     # ------------------------------------------------------------------------------ choose
 
     def choose(self, view: BotView, legal: list[Action]) -> Action:
         """The action of highest estimated value among ``legal``."""
         ph = view.phase
+        reading = None
+        if self.settings.declared_model and view.rules.name in COEFFICIENTS:
+            reading = self.memory.observe(view)  # (a rule set without coefficients plays as level5)
         if ph is Phase.HAIDI:
             return self.rng.choice(legal)
         if ph is Phase.MAIDI or ph is Phase.DINGDI:
@@ -77,7 +83,7 @@ class ExpertBot:
             own = own - {Phase.CLAIM}
         if self.settings.base and ph is not Phase.TURN and ph not in own:
             return self.greedy.choose(view, legal)  # offers, 温州 claims and win-or-wait: greedy's
-        est = Estimator(view, self.settings, self.seed)
+        est = Estimator(view, self.settings, self.seed, reading)
         if self.settings.base and ph is Phase.TURN:
             chosen = self._turn_based(view, est, legal)
             if self.settings.value_jump > 0:
@@ -141,7 +147,8 @@ class ExpertBot:
             return self._far(view, est, base, [a for a, x in shantens.items() if x == best_s], best_s)
         if est.wz and best_s == 0 and not self.settings.wz_ready and not est.opp_riichi:
             return base  # 温州, ready: greedy's wait worth (multipliers, win-or-wait) ranks better
-        lowest = [a for a, x in shantens.items() if x == best_s]
+        fold = self._fold(est, best_s)
+        lowest = [a for a, x in shantens.items() if x <= best_s + fold]
         if self.settings.keep is not None and best_s >= 1 and not est.opp_riichi and not late:
             lowest = self._efficient(view, est, lowest, best_s, self.settings.keep)
         scored = self._discard_values(view, est, lowest)
@@ -305,7 +312,7 @@ class ExpertBot:
         best_s = min(shantens.values())
         # a hand one step further from ready is weighed only against a ready one, and only when the
         # estimate looks a draw ahead (with rates alone, the levels are not comparable)
-        limit = best_s + 1 if best_s == 0 and self.settings.depth >= 2 else best_s
+        limit = best_s + 1 if best_s == 0 and self.settings.depth >= 2 else best_s + self._fold(est, best_s)
         out = []
         for a in discards:
             s = shantens.get(a)
@@ -323,6 +330,14 @@ class ExpertBot:
                 value = (1 - d) * value - d * est.cost
             out.append((value, a))
         return out
+
+    def _fold(self, est: Estimator, best_s: int) -> int:
+        """1 where a discard one step further from ready is weighed too (:attr:`Settings.declared_fold`: the
+        opponent declared and read, the lookahead reaching that step), else 0."""
+        st = self.settings
+        if st.declared_fold and est.opp_riichi and est.reading is not None and best_s + 1 < st.depth:
+            return 1
+        return 0
 
     def _pick(self, view: BotView, scored: list[tuple[float, Action]]) -> Action:
         best = max(v for v, _ in scored)
