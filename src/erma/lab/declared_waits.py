@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 from erma.bots import Bot, make_bot
-from erma.bots.expert.declared import N_FEATURES, DeclaredMemory, shape_weights
+from erma.bots.expert.declared import N_FEATURES, DeclaredMemory
 from erma.bots.expert.declared import features as kind_features
-from erma.bots.expert.opponent import deal_in
+from erma.bots.expert.opponent import deal_in, shape_weights
 from erma.game import GameState, Kind, Phase, legal_actions, seat_view
 from erma.lab.arena import ArenaConfig, GameHooks
 from erma.lab.arena import play_wall as arena_play_wall

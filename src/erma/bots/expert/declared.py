@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 
 from erma.bots.base import BotView
+from erma.bots.expert.opponent import shape_weights
 
 N_FEATURES = 34
 """Length of :func:`features`' rows (the coefficients' length)."""
@@ -197,24 +198,6 @@ class DeclaredMemory:
 def _near(t: int, x: int, d: int) -> bool:
     """``x`` in ``t``'s suit, ``d`` apart."""
     return t < 27 and 0 <= x < 27 and x // 9 == t // 9 and abs(t - x) == d
-
-
-def shape_weights(unseen: Sequence[int], kinds: Sequence[int]) -> list[float]:
-    """The unseen shapes that wait on each kind (level5's :func:`~erma.bots.expert.opponent.deal_in`)."""
-    un = unseen
-    weight = [0.0] * 34
-    for t in kinds:
-        w = 0.3 * un[t] + 0.2 * un[t] * max(0, un[t] - 1)
-        if t < 27:
-            r = t % 9
-            if r >= 2:
-                w += un[t - 2] * un[t - 1]
-            if r <= 6:
-                w += un[t + 1] * un[t + 2]
-            if 1 <= r <= 7:
-                w += 0.7 * un[t - 1] * un[t + 1]
-        weight[t] = w
-    return weight
 
 
 def features(view: BotView, reading: Reading, unseen: Sequence[int], t: int, share: float) -> list[float]:

@@ -38,16 +38,8 @@ def turn_hazards(
     return [SELF_DRAW_SHARE * win_chance(rules, discards + step, False) for step in range(horizon + 1)]
 
 
-def deal_in(
-    view: BotView, unseen: Sequence[int], kinds: Sequence[int], declared: bool, wz: bool
-) -> list[float]:
-    """The chance each kind deals in now (the opponent is ready and waits on it), by ``unseen`` copies;
-    ``declared``: the opponent has declared 报听; ``wz``: the 温州 family (a 财神 is never discarded)."""
-    v = view
-    opp = 1 - v.seat
-    ready = ready_chance(v.rules, len(v.discards[opp]), declared)
-    if not declared and v.rules.declare_ready_enabled:
-        ready *= UNDECLARED  # a ready hand that could declare 报听 mostly does
+def shape_weights(unseen: Sequence[int], kinds: Sequence[int]) -> list[float]:
+    """The unseen shapes that wait on each kind (a weight by kind: 单吊, 双碰, the runs around it)."""
     un = unseen
     weight = [0.0] * 34
     for t in kinds:
@@ -61,6 +53,20 @@ def deal_in(
             if 1 <= r <= 7:
                 w += 0.7 * un[t - 1] * un[t + 1]
         weight[t] = w
+    return weight
+
+
+def deal_in(
+    view: BotView, unseen: Sequence[int], kinds: Sequence[int], declared: bool, wz: bool
+) -> list[float]:
+    """The chance each kind deals in now (the opponent is ready and waits on it), by ``unseen`` copies;
+    ``declared``: the opponent has declared 报听; ``wz``: the 温州 family (a 财神 is never discarded)."""
+    v = view
+    opp = 1 - v.seat
+    ready = ready_chance(v.rules, len(v.discards[opp]), declared)
+    if not declared and v.rules.declare_ready_enabled:
+        ready *= UNDECLARED  # a ready hand that could declare 报听 mostly does
+    weight = shape_weights(unseen, kinds)
     if wz and v.caishen is not None:
         weight[v.caishen] = 0.0  # a 财神 is not discarded (and plays as a joker)
     total = sum(weight) or 1.0
