@@ -27,3 +27,42 @@ def test_the_view_rebuilds_field_for_field() -> None:
         later = dataclasses.replace(view, wall_left=view.wall_left - 1)
         assert later.wall_left == view.wall_left - 1 and later != view
         assert all(getattr(later, n) == getattr(view, n) for n in names if n != "wall_left")
+
+
+def test_the_view_says_where_each_seat_declared() -> None:
+    """报听 is public: each seat's view carries the declaring discard's place in the river, the other river's
+    length then, and whether the declaring discard is still there (``decl-1``: seat 0 declares with its third
+    discard, 4m, and seat 1 pungs it)."""
+    from erma.bots import make_bot
+    from erma.game import Declaration, Phase
+    from erma.game.engine import apply_unchecked
+
+    rules = find_ruleset("classic64")
+    claimed = 0
+    for seed in ("decl-0", "decl-1", "decl-2"):
+        state = new_hand(rules, seed, 0)
+        bots = [make_bot("greedy", f"{seed}:0"), make_bot("greedy", f"{seed}:1")]
+        while state.phase is not Phase.END:
+            seat = state.actor
+            legal = legal_actions(state, seat)
+            before = [list(s.discards) for s in state.seats]
+            was = [s.declaration for s in state.seats]
+            action = bots[seat].choose(seat_view(state, seat, legal), legal)
+            apply_unchecked(state, seat, action)
+            for viewer in (0, 1):
+                got = seat_view(state, viewer).declarations
+                if action.riichi:  # this discard declared: both seats see where
+                    where = Declaration(len(before[seat]), action.tile, True, len(before[1 - seat]))
+                    assert got[seat] == where
+            for s in (0, 1):
+                d, w = state.seats[s].declaration, was[s]
+                if w is not None and w.kept and d is not None and not d.kept:  # its declaring discard claimed
+                    claimed += seed == "decl-1"
+                    assert d == w._replace(kept=False)
+                    assert len(state.seats[s].discards) == len(before[s]) - 1 == d.before
+                    if state.phase is not Phase.END:
+                        assert d.tile in state.seats[1 - s].melds[-1].tiles  # the claimed set holds it
+                else:
+                    assert d == w or (w is None and action.riichi and seat == s)
+        assert state.seats[0].declaration is None or state.seats[0].riichi
+    assert claimed >= 1

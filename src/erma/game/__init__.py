@@ -4,10 +4,11 @@ from erma.game.actions import Action, Kind
 from erma.game.engine import apply, apply_unchecked, events_for, legal_actions, new_hand, timeout_action
 from erma.game.result import DrawSource, EndReason, FanEntry, Grade, HandResult, WinHow
 from erma.game.seatview import SeatView, seat_view
-from erma.game.state import GameState, Phase
+from erma.game.state import Declaration, GameState, Phase
 
 __all__ = [
     "Action",
+    "Declaration",
     "DrawSource",
     "EndReason",
     "FanEntry",

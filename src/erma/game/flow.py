@@ -19,7 +19,7 @@ from erma.game.assists import Next
 from erma.game.flowers import show_flower
 from erma.game.legal import find_win, legal_actions, remember_claims, self_win_tile, timeout_action
 from erma.game.result import DrawSource
-from erma.game.state import GameState, Phase
+from erma.game.state import Declaration, GameState, Phase, Seat
 from erma.hand import Meld, MeldKind
 from erma.tiles import Tile, tile_to_mpsz
 
@@ -105,6 +105,8 @@ def do(state: GameState, seat: int, a: Action) -> None:
 def _discard(state: GameState, seat: int, t: Tile, riichi: bool) -> None:
     me = state.seats[seat]
     me.remove(t)
+    if riichi:
+        me.declaration = Declaration(len(me.discards), t, True, len(state.seats[1 - seat].discards))
     me.discards.append(t)
     me.discards_made += 1
     if riichi:
@@ -246,12 +248,20 @@ def riichi_auto(state: GameState, seat: int) -> None:
         auto(state, seat, legal[0])
 
 
+def _take_discard(discarder: Seat) -> None:
+    """The last discard leaves the river (claimed or won on); a declaring discard is then no longer kept."""
+    d = discarder.declaration
+    if d is not None and d.kept and d.before == len(discarder.discards) - 1:
+        discarder.declaration = d._replace(kept=False)
+    discarder.discards.pop()
+
+
 def _claim(state: GameState, seat: int, a: Action) -> None:
     t = state.last_discard
     assert t is not None and state.discarder is not None
     me = state.seats[seat]
     state.family.on_decline(state, seat, t, "claim")  # claiming instead of winning declines any win
-    state.seats[state.discarder].discards.pop()
+    _take_discard(state.seats[state.discarder])
     meld = state.family.take_claim(state, seat, a, t)
     if a.kind is Kind.KONG:
         state.family.on_kong(state, seat, concealed=False)
@@ -323,7 +333,7 @@ def _declare_win(state: GameState, seat: int) -> None:
         tile = state.last_discard
         found = find_win(state, seat, tile, "discard")
         how = "discard"
-        state.seats[state.discarder].discards.pop()
+        _take_discard(state.seats[state.discarder])
     else:  # ROB
         assert state.pending_kong is not None
         owner, tile, _ = state.pending_kong

@@ -19,7 +19,7 @@ from erma.game.actions import Action
 from erma.game.legal import cuo_kinds, legal_actions, offered_multiplier
 from erma.game.result import HandResult
 from erma.game.seen import visible_counts
-from erma.game.state import GameState, Phase
+from erma.game.state import Declaration, GameState, Phase
 from erma.hand import Meld
 from erma.rules import RuleSet
 from erma.rules.shapes import shape_mask
@@ -62,6 +62,8 @@ class SeatView:
     discards: tuple[tuple[Tile, ...], tuple[Tile, ...]]
     flowers: tuple[tuple[Tile, ...], tuple[Tile, ...]]
     riichi: tuple[bool, bool]
+    declarations: tuple[Declaration | None, Declaration | None]
+    """Where each seat declared 报听 (its declaring discard's place in its river; None before)."""
     opponent_hand_count: int
     wall_left: int
     draws_left: int
@@ -115,6 +117,7 @@ class SeatView:
         discards: tuple[tuple[Tile, ...], tuple[Tile, ...]],
         flowers: tuple[tuple[Tile, ...], tuple[Tile, ...]],
         riichi: tuple[bool, bool],
+        declarations: tuple[Declaration | None, Declaration | None],
         opponent_hand_count: int,
         wall_left: int,
         draws_left: int,
@@ -154,6 +157,7 @@ class SeatView:
         self.discards = discards
         self.flowers = flowers
         self.riichi = riichi
+        self.declarations = declarations
         self.opponent_hand_count = opponent_hand_count
         self.wall_left = wall_left
         self.draws_left = draws_left
@@ -310,6 +314,7 @@ def seat_view(state: GameState, seat: int, legal: list[Action] | None = None) ->
         discards=(tuple(state.seats[0].discards), tuple(state.seats[1].discards)),
         flowers=(tuple(state.seats[0].flowers), tuple(state.seats[1].flowers)),
         riichi=(state.seats[0].riichi, state.seats[1].riichi),
+        declarations=(state.seats[0].declaration, state.seats[1].declaration),
         opponent_hand_count=opp.size,
         wall_left=state.wall_left,
         draws_left=max(0, family.draws_left(state)),

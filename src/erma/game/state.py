@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from erma.analysis.tables import INC
 from erma.frozen import reduce_frozen
@@ -46,6 +46,19 @@ class Phase(enum.Enum):
     """The hand is over; ``result`` says how."""
 
 
+class Declaration(NamedTuple):
+    """Where a seat declared 报听 (public: the table saw the declaring discard)."""
+
+    before: int
+    """The seat's river tiles before its declaring discard (the declaring discard's place in the river)."""
+    tile: Tile
+    """The declaring discard."""
+    kept: bool
+    """The declaring discard is still in the river (False once the other seat claimed it)."""
+    other: int
+    """The other seat's river tiles when it declared."""
+
+
 @dataclass(slots=True)
 class Seat:
     """One player's part of the state."""
@@ -64,6 +77,8 @@ class Seat:
     """Flowers set aside (补花)."""
     riichi: bool = False
     """Has declared ready (报听)."""
+    declaration: Declaration | None = None
+    """Where it declared (None before)."""
     riichi_first_turn: bool = False
     """Declared with the first discard, before any claim or kong (天听)."""
     riichi_draws: int = -1

@@ -179,51 +179,7 @@ def live_view(view: SeatView, state: GameState) -> SeatView:
             wall[t] += 1
     copies = view.rules.copies
     visible = tuple(max(0, copies - wall[t]) if t < 34 else view.visible[t] for t in range(len(wall)))
-    fields = {name: getattr(view, name) for name in _VIEW_FIELDS}
-    fields["visible"] = visible
-    return SeatView(**fields)
-
-
-_VIEW_FIELDS = [
-    "seat",
-    "rules",
-    "phase",
-    "actor",
-    "dealer",
-    "dealer_dice",
-    "prevalent_wind",
-    "seat_winds",
-    "hand",
-    "drawn",
-    "melds",
-    "opponent_melds",
-    "meld_texts",
-    "discards",
-    "flowers",
-    "riichi",
-    "opponent_hand_count",
-    "wall_left",
-    "draws_left",
-    "reserve_count",
-    "revealed",
-    "bonus_kinds",
-    "last_discard",
-    "version",
-    "legal",
-    "visible",
-    "offer",
-    "selected",
-    "cuo_kinds",
-    "win_multiplier",
-    "result",
-    "extras",
-    "wild",
-    "counts",
-    "key",
-    "jokers",
-    "size",
-]
-"""SeatView's constructor arguments."""
+    return dataclasses.replace(view, visible=visible)
 
 
 class OracleBot:

@@ -31,7 +31,7 @@ from erma.game import Action, GameState, Kind, Phase, apply_unchecked
 from erma.game.engine import family_for
 from erma.game.result import DrawSource
 from erma.game.start import COUNTERS
-from erma.game.state import Event, Seat
+from erma.game.state import Declaration, Event, Seat
 from erma.hand import Meld, MeldKind
 from erma.lab.selfplay import play_out
 from erma.rules import RuleSet
@@ -77,7 +77,13 @@ def _draw(pool: list[int], rng: random.Random, n: int) -> list[int]:
     return got
 
 
-def _seat_from_view(counts: Sequence[int], melds: Sequence[Meld], river: Sequence[int], riichi: bool) -> Seat:
+def _seat_from_view(
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    river: Sequence[int],
+    riichi: bool,
+    declaration: Declaration | None,
+) -> Seat:
     s = Seat()
     for t, c in enumerate(counts):
         for _ in range(c):
@@ -85,6 +91,7 @@ def _seat_from_view(counts: Sequence[int], melds: Sequence[Meld], river: Sequenc
     s.melds = list(melds)
     s.discards = list(river)
     s.riichi = riichi
+    s.declaration = declaration
     if riichi:
         s.riichi_draws = 2  # guessed: no longer 一发
     return s
@@ -155,8 +162,12 @@ def determinize(view: BotView, rules: RuleSet, rng: random.Random, *, history: b
     if len(wall) != view.wall_left or view.reserve_count:
         raise ValueError(f"unseen tiles left {len(wall)}, the view's wall {view.wall_left}")
     seats = [Seat(), Seat()]
-    seats[me] = _seat_from_view(view.hand, view.melds, view.discards[me], view.riichi[me])
-    seats[opp] = _seat_from_view(opp_hand, opp_melds, view.discards[opp], view.riichi[opp])
+    seats[me] = _seat_from_view(
+        view.hand, view.melds, view.discards[me], view.riichi[me], view.declarations[me]
+    )
+    seats[opp] = _seat_from_view(
+        opp_hand, opp_melds, view.discards[opp], view.riichi[opp], view.declarations[opp]
+    )
     # discards made: the river and the discards the other seat claimed (a claimed tile leaves the river)
     for s in (0, 1):
         taken = sum(1 for m in seats[1 - s].melds if m.claimed is not None)
