@@ -1,9 +1,10 @@
-"""erma's command line with the lab bot ``level5-dw`` registered (issue 39): level5 reading a declared
-opponent's waits with the fitted model (``Settings(declared_model=True)``,
-docs/lab/2026-12-07-level5-declared-waits-model.md).
+"""erma's command line with lab bots of the declared-waits model registered (issue 39): ``level5-nodw``,
+level5 as it was before the fitted model of a declared opponent's waits was switched on
+(``Settings(declared_model=False, declared_fold=False)``), and ``level5-dw``, the model without the fold
+(docs/lab/2026-12-07-level5-declared-waits-model.md). level5 itself has both on.
 
-    python scripts/declared_arena.py arena --rules classic64 --bots level5-dw,level5 --walls 1000 \
-        --seed h39w5-tune --workers 1 --json
+    python scripts/declared_arena.py arena --rules classic64 --bots level5,level5-nodw --walls 1000 \
+        --seed S --workers 1 --json
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from erma.bots.expert import ExpertBot, Settings
 from erma.bots.registry import BOTS
 from erma.cli import main
 
-BOTS["level5-dw"] = lambda seed: ExpertBot(seed, settings=Settings(declared_model=True), name="level5-dw")
-BOTS["level5-dwf"] = lambda seed: ExpertBot(
-    seed, settings=Settings(declared_model=True, declared_fold=True), name="level5-dwf"
+BOTS["level5-nodw"] = lambda seed: ExpertBot(
+    seed, settings=Settings(declared_model=False, declared_fold=False), name="level5-nodw"
 )
+BOTS["level5-dw"] = lambda seed: ExpertBot(seed, settings=Settings(declared_fold=False), name="level5-dw")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -3,8 +3,8 @@
 :func:`collect` plays the arena's games (:func:`erma.lab.arena.play_wall`, through its hooks: the same walls,
 seeds and seats as ``erma arena``) and at each turn of a seat that has not declared while its opponent has
 declared 报听, it writes one row per kind the seat may discard: the features of
-:func:`erma.bots.expert.declared.features` (read from the seat view only, with the bot's own
-:class:`~erma.bots.expert.declared.DeclaredMemory`), level5's danger
+:func:`erma.bots.expert.declared.features` (read from the seat view only,
+:func:`~erma.bots.expert.declared.read`), level5's danger
 (:func:`erma.bots.expert.opponent.deal_in`) and the label: does the discard deal in now, which only the
 engine knows (the discard tried on a copy of the state, :func:`erma.lab.oracle.deals_in`). :func:`fit`
 fits a logistic regression (numpy, L2); :func:`summary` compares it with level5's danger on held-out rows.
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from erma.bots import Bot, make_bot
-from erma.bots.expert.declared import N_FEATURES, DeclaredMemory
+from erma.bots.expert.declared import N_FEATURES, read
 from erma.bots.expert.declared import features as kind_features
 from erma.bots.expert.opponent import deal_in, shape_weights
 from erma.game import GameState, Kind, Phase, legal_actions, seat_view
@@ -36,13 +36,11 @@ class _Collector(GameHooks):
     wall: int = 0
     game: int = -1
     decision: int = 0
-    memories: list[DeclaredMemory] = field(default_factory=list)
     names: tuple[str, str] = ("", "")
 
     def make(self, name: str, seed: int | str, seat: int, opponent: str) -> Bot:
         if seat == 0:
             self.game += 1
-            self.memories = [DeclaredMemory(), DeclaredMemory()]
         return make_bot(name, seed)
 
     def before_choose(self, bot: Bot, state: GameState, seat: int) -> None:
@@ -50,7 +48,7 @@ class _Collector(GameHooks):
         if not state.seats[opp].riichi:
             return
         view = seat_view(state, seat)
-        reading = self.memories[seat].observe(view)
+        reading = read(view)
         if reading is None or state.phase is not Phase.TURN or state.seats[seat].riichi:
             return
         legal = legal_actions(state, seat)

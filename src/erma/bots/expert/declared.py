@@ -9,8 +9,8 @@ logistic model fitted to level5-vs-greedy play (issue 39, docs/lab/2026-12-07-le
 neighbours, its rank, the opponent's river before its declaration (the kind, its 筋, the suit), the declaring
 discard and the discards just before it, the number of discards at the declaration.
 
-The seat view does not say which discard declared: :class:`DeclaredMemory` remembers both rivers at the
-first view that shows the declaration (the declaring discard is then the last of the opponent's river).
+The seat view says where each seat declared (:attr:`~erma.game.seatview.SeatView.declarations`: the
+declaring discard's place in the river, as the table saw it), so a reading needs nothing but the view.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from erma.bots.base import BotView
 from erma.bots.expert.opponent import shape_weights
+from erma.game.state import Declaration
 
 N_FEATURES = 34
 """Length of :func:`features`' rows (the coefficients' length)."""
@@ -142,23 +143,30 @@ seats declaring); a rule set not here keeps level5's danger model."""
 
 
 class Reading:
-    """What the view says of a declared opponent: its river before and after the declaration, the
-    declaring discard, the kinds known safe. ``snapshot``: the opponent's river at the first view that
-    showed the declaration (ending with the declaring discard); ``ours``: our river's length then."""
+    """What the view says of a declared opponent (its :class:`~erma.game.state.Declaration`): its river
+    before and after the declaration, the declaring discard, the kinds known safe."""
 
-    __slots__ = ("after", "before", "declaring", "ours", "passed", "safe")
+    __slots__ = (
+        "after",
+        "before",
+        "before_count",
+        "declaring",
+        "ours",
+        "ours_before",
+        "passed",
+        "safe",
+        "seen",
+        "suit_count",
+    )
 
-    def __init__(self, view: BotView, snapshot: tuple[int, ...], ours: int) -> None:
+    def __init__(self, view: BotView, declaration: Declaration) -> None:
         river = tuple(view.discards[1 - view.seat])
-        k = len(snapshot)
-        self.before: tuple[int, ...] = snapshot[:-1]
-        self.declaring: int = snapshot[-1] if snapshot else -1
-        if river[:k] == snapshot:
-            self.after: tuple[int, ...] = river[k:]
-        else:  # we claimed the declaring discard: it left the river
-            self.after = river[k - 1 :] if k else river
-        self.ours: int = ours
-        self.passed: tuple[int, ...] = tuple(view.discards[view.seat][ours:])
+        k = declaration.before
+        self.before: tuple[int, ...] = river[:k]
+        self.declaring: int = declaration.tile
+        self.after: tuple[int, ...] = river[k + 1 :] if declaration.kept else river[k:]
+        self.ours: int = declaration.other
+        self.passed: tuple[int, ...] = tuple(view.discards[view.seat][self.ours :])
         safe = [False] * 34
         for t in self.after:
             if 0 <= t < 34:
@@ -168,31 +176,35 @@ class Reading:
                 safe[t] = True
         self.safe: list[bool] = safe
         """Kinds the locked hand drew and discarded, or let go by from us, since its declaration."""
+        count = [0] * 34
+        suit = [0] * 4
+        for t in self.before:
+            if 0 <= t < 34:
+                count[t] += 1
+                suit[t // 9 if t < 27 else 3] += 1
+        seen = [c > 0 for c in count]
+        if 0 <= self.declaring < 34:
+            seen[self.declaring] = True
+        self.before_count: list[int] = count
+        """Copies of each kind in the opponent's river before its declaration."""
+        self.suit_count: list[int] = suit
+        """Its discards before the declaration by suit (万, 筒, 条, honours)."""
+        self.seen: list[bool] = seen
+        """Kinds it discarded up to and with the declaring discard."""
+        ours_before = [False] * 34
+        for t in view.discards[view.seat][: self.ours]:
+            if 0 <= t < 34:
+                ours_before[t] = True
+        self.ours_before: list[bool] = ours_before
+        """Kinds in our river before its declaration."""
 
 
-class DeclaredMemory:
-    """Where the opponent declared: its river and our river's length at the first view that shows its 报听
-    (the declaring discard is then the last of its river). A view of an earlier event (a new hand) or one
-    where the opponent has not declared forgets it."""
-
-    def __init__(self) -> None:
-        self.version = -1
-        self.snapshot: tuple[int, ...] | None = None
-        self.ours = 0
-
-    def observe(self, view: BotView) -> Reading | None:
-        """The reading of the declared opponent, or None while it has not declared."""
-        if view.version < self.version or not view.riichi[1 - view.seat]:
-            self.snapshot = None
-        self.version = view.version
-        if not view.riichi[1 - view.seat]:
-            return None
-        if self.snapshot is None:
-            self.snapshot = tuple(view.discards[1 - view.seat])
-            self.ours = len(view.discards[view.seat])
-        if not self.snapshot:
-            return None
-        return Reading(view, self.snapshot, self.ours)
+def read(view: BotView) -> Reading | None:
+    """The reading of the declared opponent, or None while it has not declared."""
+    declaration = view.declarations[1 - view.seat]
+    if declaration is None:
+        return None
+    return Reading(view, declaration)
 
 
 def _near(t: int, x: int, d: int) -> bool:
@@ -219,13 +231,12 @@ def features(view: BotView, reading: Reading, unseen: Sequence[int], t: int, sha
                 n2 = s
     before = reading.before
     dec = reading.declaring
-    in_before = float(sum(1 for x in before if x == t))
+    in_before = float(reading.before_count[t])
     last3 = before[-3:]
     near3 = float(sum(1 for x in last3 if x == t or _near(t, x, 1) or _near(t, x, 2)))
     early = before[:5]
     near_early = float(sum(1 for x in early if x == t or _near(t, x, 1)))
-    seen_before = set(before)
-    seen_before.add(dec)
+    seen = reading.seen
     safe = reading.safe
 
     def side(x: int, known: list[bool] | None) -> bool:
@@ -233,7 +244,7 @@ def features(view: BotView, reading: Reading, unseen: Sequence[int], t: int, sha
             return True  # no two-sided wait on that side
         if known is not None:
             return known[x]
-        return x in seen_before or safe[x]
+        return seen[x] or safe[x]
 
     suji = half = suji_r = half_r = 0.0
     if not honour:
@@ -248,10 +259,7 @@ def features(view: BotView, reading: Reading, unseen: Sequence[int], t: int, sha
             suji_r = 1.0
         elif (ar or br) and 3 <= r <= 5:
             half_r = 1.0
-    if honour:
-        same_suit = sum(1 for x in before if x >= 27)
-    else:
-        same_suit = sum(1 for x in before if x < 27 and x // 9 == t // 9)
+    same_suit = reading.suit_count[3 if honour else t // 9]
     opp = 1 - view.seat
     opp_melds = view.opponent_melds
     sets = float(len(opp_melds))
@@ -282,13 +290,13 @@ def features(view: BotView, reading: Reading, unseen: Sequence[int], t: int, sha
         same_suit / max(1.0, float(len(before))),
         near_early,
         float(len(reading.after) + len(reading.passed)) / 5.0,
-        float(sum(1 for x in (t - 1, t + 1) if _near(t, x, 1) and x in seen_before)),
-        float(sum(1 for x in (t - 2, t + 2) if _near(t, x, 2) and x in seen_before)),
+        float(sum(1 for x in (t - 1, t + 1) if _near(t, x, 1) and seen[x])),
+        float(sum(1 for x in (t - 2, t + 2) if _near(t, x, 2) and seen[x])),
         float(sum(1 for x in (t - 1, t + 1) if _near(t, x, 1) and safe[x])),
         float(sum(1 for x in (t - 2, t + 2) if _near(t, x, 2) and safe[x])),
         float(view.counts[t]) if t < len(view.counts) else 0.0,
         1.0 if honour and (t >= 31 or t - 27 in (view.prevalent_wind, view.seat_winds[opp])) else 0.0,
-        1.0 if t in view.discards[view.seat][: reading.ours] else 0.0,
+        1.0 if reading.ours_before[t] else 0.0,
         view.draws_left / 10.0,
     ]
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.expert.cached import copies, discards, improvers, shanten, tiles_of, winners
-from erma.bots.expert.declared import COEFFICIENTS, Reading, wait_chances
+from erma.bots.expert.declared import COEFFICIENTS, Reading, read, wait_chances
 from erma.bots.expert.opponent import RON_SHARE, deal_in, turn_hazards
 from erma.bots.expert.settings import RIICHI_MARGIN, WZ_DEPTH, Settings
 from erma.bots.greedy import OPPONENT_WIN_COST, _sh, wz_wait
@@ -54,13 +54,13 @@ flowers, bonus kinds, dealer), by a small id that keys :data:`_POINTS`."""
 class Estimator:
     """The value to come of hands from one seat view (memoised for the decision)."""
 
-    def __init__(
-        self, view: BotView, settings: Settings, seed: int | str = 0, reading: Reading | None = None
-    ) -> None:
+    def __init__(self, view: BotView, settings: Settings, seed: int | str = 0) -> None:
         self.view = view
-        self.reading = reading
-        """The declared opponent as :class:`~erma.bots.expert.declared.DeclaredMemory` reads it (with
-        :attr:`Settings.declared_model`), or None."""
+        self.reading: Reading | None = (
+            read(view) if settings.declared_model and view.rules.name in COEFFICIENTS else None
+        )
+        """The declared opponent as :func:`~erma.bots.expert.declared.read` reads it (with
+        :attr:`Settings.declared_model`, where the rule set has coefficients), or None."""
         self.s = settings
         rules = view.rules
         self.wz = view.caishen is not None

@@ -22,7 +22,6 @@ from erma.analysis.tables import INC
 from erma.bots.base import BotView
 from erma.bots.claimed import claimed_hand
 from erma.bots.expert.cached import copies, shanten
-from erma.bots.expert.declared import COEFFICIENTS, DeclaredMemory
 from erma.bots.expert.estimate import Estimator
 from erma.bots.expert.exchange import exchange_pick
 from erma.bots.expert.learned import FAR_WEIGHTS, far_features, far_value, value_honours
@@ -63,17 +62,12 @@ class ExpertBot:
         self.name = name
         self.greedy = GreedyBot(seed, riichi=self.settings.greedy_riichi, stakes=Stakes.FULL)
         """The base (``Settings.base``): greedy's choices where the estimate has no edge."""
-        self.memory = DeclaredMemory()
-        """Where the opponent declared 报听 (``Settings.declared_model``)."""
 
     # ------------------------------------------------------------------------------ choose
 
     def choose(self, view: BotView, legal: list[Action]) -> Action:
         """The action of highest estimated value among ``legal``."""
         ph = view.phase
-        reading = None
-        if self.settings.declared_model and view.rules.name in COEFFICIENTS:
-            reading = self.memory.observe(view)  # (a rule set without coefficients plays as level5)
         if ph is Phase.HAIDI:
             return self.rng.choice(legal)
         if ph is Phase.MAIDI or ph is Phase.DINGDI:
@@ -83,7 +77,7 @@ class ExpertBot:
             own = own - {Phase.CLAIM}
         if self.settings.base and ph is not Phase.TURN and ph not in own:
             return self.greedy.choose(view, legal)  # offers, 温州 claims and win-or-wait: greedy's
-        est = Estimator(view, self.settings, self.seed, reading)
+        est = Estimator(view, self.settings, self.seed)
         if self.settings.base and ph is Phase.TURN:
             chosen = self._turn_based(view, est, legal)
             if self.settings.value_jump > 0:
