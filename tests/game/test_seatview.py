@@ -54,6 +54,9 @@ def test_the_view_says_where_each_seat_declared() -> None:
                 if action.riichi:  # this discard declared: both seats see where
                     where = Declaration(len(before[seat]), action.tile, True, len(before[1 - seat]))
                     assert got[seat] == where
+                    wire = seat_view(state, viewer).to_json()["riichi_at"]  # the client turns it sideways
+                    assert wire[seat] == len(before[seat])
+                    assert state.seats[seat].discards[wire[seat]] == action.tile
             for s in (0, 1):
                 d, w = state.seats[s].declaration, was[s]
                 if w is not None and w.kept and d is not None and not d.kept:  # its declaring discard claimed
@@ -62,6 +65,7 @@ def test_the_view_says_where_each_seat_declared() -> None:
                     assert len(state.seats[s].discards) == len(before[s]) - 1 == d.before
                     if state.phase is not Phase.END:
                         assert d.tile in state.seats[1 - s].melds[-1].tiles  # the claimed set holds it
+                    assert seat_view(state, 1 - s).to_json()["riichi_at"][s] is None  # no tile to turn
                 else:
                     assert d == w or (w is None and action.riichi and seat == s)
         assert state.seats[0].declaration is None or state.seats[0].riichi

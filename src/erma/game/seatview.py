@@ -240,6 +240,7 @@ class SeatView:
             "discards": [[t(x) for x in river] for river in self.discards],
             "flowers": [[t(x) for x in f] for f in self.flowers],
             "riichi": list(self.riichi),
+            "riichi_at": [d.before if d is not None and d.kept else None for d in self.declarations],
             "opponent_hand_count": self.opponent_hand_count,
             "wall": self.wall_left,
             "reserve": self.reserve_count,

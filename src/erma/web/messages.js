@@ -78,6 +78,7 @@ export function onMessage(msg) {
       S.resumed = false;
       if (msg.type === "view" && S.view?.predicted && S.mine && msg.view.digest === S.view.digest && msg.view.decision <= S.mine.decision) break; // older than my move: keep showing the move
       if (msg.type === "snapshot" && S.riichiAt.every((x) => x === null)) restoreMarks(msg.view);
+      if (Array.isArray(msg.view.riichi_at)) S.riichiAt = [...msg.view.riichi_at]; // the server's word: also after a claim of the 报听 discard
       S.prev = msg.type === "snapshot" ? null : S.view;
       S.view = msg.view;
       if (answered(S.view)) S.view.legal = []; // already answered: wait for the next decision

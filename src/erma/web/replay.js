@@ -129,7 +129,8 @@ function riverMarks(steps, step) {
       if (e.riichi && riichiAt[e.seat] === null) riichiAt[e.seat] = steps[k - 1].view.discards[e.seat].length;
     }
   }
-  return { riichiAt, last };
+  const said = steps[step]?.view?.riichi_at; // the server's word (exact after a claim of the 报听 discard)
+  return { riichiAt: Array.isArray(said) ? [...said] : riichiAt, last };
 }
 
 /**
