@@ -546,6 +546,22 @@ MANY_WAITS = """([n, decide]) => {
   return document.querySelector('[data-testid=hints]').dataset.mode;
 }"""
 
+#: A tile of my hand focused (as a hover or a first tap does): the strip shows what discarding it leaves; the
+#: hand's tiles and the decision buttons that moved with it (sideways the foot once wrapped onto a second line
+#: on a hover and the hand jumped from under the mouse, back and forth every frame).
+HOVER_STILL = """() => {
+  const sel = '[data-testid=my-hand] .tile, [data-testid=actions] .btn';
+  const at = (r) => `${Math.round(r.left)},${Math.round(r.top)}`;
+  const where = () => [...document.querySelectorAll(sel)].map((e) => at(e.getBoundingClientRect()));
+  const before = where();
+  const tile = document.querySelector('[data-testid=my-hand] .tile.can');
+  tile.focus();
+  const mode = document.querySelector('[data-testid=hints]').dataset.mode;
+  const after = where();
+  tile.blur();
+  return {mode, moved: before.map((b, i) => (b === after[i] ? null : `${b} -> ${after[i]}`)).filter(Boolean)};
+}"""
+
 WAITS_SEEN = """() => {
   document.getAnimations().forEach((a) => { try { a.finish(); } catch (e) {} });
   const W = innerWidth, H = innerHeight;
@@ -627,6 +643,10 @@ def test_many_waits_are_all_seen_on_a_phone(
                 bad.append(f"{where}: the page scrolls: {seen}")
             if decide != "none" and seen["buttons"] < 3:
                 bad.append(f"{where}: {seen['buttons']} buttons")
+            if decide != "claim":  # my turn: a hover (a first tap) on a tile moves nothing
+                still = p.page.evaluate(HOVER_STILL)
+                if still["mode"] != "after" or still["moved"]:
+                    bad.append(f"{where}: a hovered tile moved the hand or the buttons: {still}")
         assert bad == [], "\n".join(bad)
     finally:
         p.close()
