@@ -127,7 +127,13 @@ function waitEl(w) {
   else if (w.points === null) worth = t("worth_self_only", { n: w.points_self });
   else if (w.points_self === null || w.points_self === w.points) worth = t("worth", { n: w.points });
   else worth = t("worth_both", { n: w.points, m: w.points_self });
-  item.appendChild(el("span", "worth", worth));
+  // the worth in its parts (on a discard, " · ", self-drawn): a phone's small wait puts the second under the first
+  const box = el("span", "worth");
+  worth.split(" · ").forEach((part, i) => {
+    if (i) box.appendChild(el("span", "sep", " · "));
+    box.appendChild(el("span", `w${i + 1}`, part));
+  });
+  item.appendChild(box);
   item.title = none
     ? t("worth_none_tip")
     : t("worth_tip", { n: w.points ?? "—", m: w.points_self ?? "—" });
