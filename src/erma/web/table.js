@@ -148,6 +148,12 @@ function waitEl(w) {
 export function hintsEl(view, ui) {
   const box = el("div", "hints");
   box.dataset.testid = "hints";
+  // waits that do not fit scroll sideways inside the strip: a mouse's wheel turns it (a touch screen swipes it)
+  box.addEventListener("wheel", (e) => {
+    if (box.scrollWidth <= box.clientWidth || Math.abs(e.deltaX) >= Math.abs(e.deltaY)) return;
+    box.scrollLeft += e.deltaY;
+    e.preventDefault();
+  }, { passive: false });
   const hints = view.phase === "end" ? {} : view.hints || {};
   const after = hints.after_discard || {};
   const myTurn = view.phase === "turn" && (view.legal || []).length > 0;
