@@ -611,6 +611,22 @@ WAITS_SEEN = """() => {
 PHONES = UPRIGHT + SIDEWAYS
 
 
+def waits_problems(p: Page, seen: dict[str, Any], where: str, *, hover: bool) -> list[str]:
+    """What :data:`WAITS_SEEN` found wrong on any screen: a wait outside the screen, covered or over the
+    hand or a button; something off the screen; the page scrolling; and with ``hover``, a focused tile (a
+    hover, a first tap) that moved the hand or the buttons."""
+    bad = []
+    if seen["across"] or seen["over"] or seen["hidden"] or seen["down"] or seen["off"]:
+        bad.append(f"{where}: not all seen: {seen}")
+    if seen["scroll"] > seen["H"] or seen["scrollW"] > seen["W"]:
+        bad.append(f"{where}: the page scrolls: {seen}")
+    if hover:
+        still = p.page.evaluate(HOVER_STILL)
+        if still["mode"] != "after" or still["moved"]:
+            bad.append(f"{where}: a hovered tile moved the hand or the buttons: {still}")
+    return bad
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("size", PHONES, ids=[f"{w}x{h}" for w, h in PHONES])
 def test_many_waits_are_all_seen_on_a_phone(
@@ -635,18 +651,11 @@ def test_many_waits_are_all_seen_on_a_phone(
             where = f"{n} waits, {decide}, {lang} {size}"
             if decide != "none" and size in ((360, 740), (740, 360)):
                 p.shot(f"phone-waits{n}-{decide}-{lang}-{size[0]}x{size[1]}")
-            if seen["across"] or seen["over"] or seen["hidden"] or seen["down"] or seen["off"]:
-                bad.append(f"{where}: not all seen: {seen}")
+            bad += waits_problems(p, seen, where, hover=decide != "claim")  # my turn: a hover moves nothing
             if seen["clipped"] and (n == 6 or not seen["last"]):  # six all in sight; more by a swipe
                 bad.append(f"{where}: waits out of the strip's sight: {seen}")
-            if seen["scroll"] > seen["H"] or seen["scrollW"] > seen["W"]:
-                bad.append(f"{where}: the page scrolls: {seen}")
             if decide != "none" and seen["buttons"] < 3:
                 bad.append(f"{where}: {seen['buttons']} buttons")
-            if decide != "claim":  # my turn: a hover (a first tap) on a tile moves nothing
-                still = p.page.evaluate(HOVER_STILL)
-                if still["mode"] != "after" or still["moved"]:
-                    bad.append(f"{where}: a hovered tile moved the hand or the buttons: {still}")
         assert bad == [], "\n".join(bad)
     finally:
         p.close()
