@@ -12,7 +12,7 @@ import { renderRules } from "./rules.js";
 import { settingsEl } from "./settings.js";
 import { renderSettle } from "./settle.js";
 import { render, S } from "./state.js";
-import { renderTableScreen } from "./table-screen.js";
+import { renderTableScreen, showNewest } from "./table-screen.js";
 import { renderTop } from "./topbar.js";
 import { app } from "./ui.js";
 
@@ -49,4 +49,5 @@ export function paint() {
   if (S.help && S.screen === "table") overlays.push(helpEl());
   if (S.settingsOpen && S.screen === "table") overlays.push(settingsEl());
   app.replaceChildren(screen, ...overlays);
+  showNewest();
 }

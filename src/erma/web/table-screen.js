@@ -81,6 +81,28 @@ export function renderTableScreen() {
   return root;
 }
 
+/** Each long river of the table fitted to its box (style.css gives it what the screen has left): its tiles as
+ * large as lets all of them show (not under 20 px), else it scrolls inside itself to its newest discard. After
+ * every paint and turn of the screen. */
+export function showNewest() {
+  for (const r of app.querySelectorAll(".tablewrap .river")) {
+    r.style.removeProperty("--river-fit");
+    r.style.minHeight = "";
+    const tiles = r.children.length;
+    const first = r.firstElementChild?.getBoundingClientRect();
+    if (first && r.scrollHeight > r.clientHeight + 1) {
+      const fits = (w) => Math.ceil(tiles / Math.floor((r.clientWidth + 1) / (w + 1))) * (w * 4 / 3 + 1) <= r.clientHeight + 1;
+      let w = Math.floor(first.width);
+      while (w > 20 && !fits(w)) w--;
+      r.style.setProperty("--river-fit", `${w}px`);
+      const row = w * 4 / 3 + 1; // (still too long: whole rows in sight, the newest at the foot)
+      if (!fits(w)) r.style.minHeight = `${Math.max(1, Math.floor((r.clientHeight + 1) / row)) * row - 1}px`;
+    }
+    r.scrollTop = r.scrollHeight;
+  }
+}
+addEventListener("resize", showNewest);
+
 /** The small buttons beside 托管: 记牌器, settings, keyboard help. */
 function toolsEl() {
   const box = el("span", "tools");
