@@ -163,6 +163,7 @@ export const en = {
   mult: "Multiplier",
   caishen_money: "Wild-tile money",
   kong_money: "Kong money",
+  mult_highest: "Only the highest reason counts: they do not multiply",
   total_wz: "Total {n} points",
   worth: "{n} fan",
   worth_both: "{n} fan · tsumo {m}",

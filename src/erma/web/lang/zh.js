@@ -163,6 +163,7 @@ export const zh = {
   mult: "倍数",
   caishen_money: "财神钱",
   kong_money: "杠钱",
+  mult_highest: "只算最高的一项，不叠加",
   total_wz: "合计 {n} 分",
   worth: "{n}番",
   worth_both: "{n}番 · 自摸{m}番",
