@@ -62,7 +62,10 @@ export function onEvent(e) {
     case "ckong": {
       const k = e.type === "chow" || e.type === "pung" ? e.type : "kong";
       play(k);
-      callout(word(k), mine ? "me" : "opp", e.meld ? parseTiles(e.meld) : null);
+      // my own claim had its word at the tap (moves.js): not a second one, a little apart, when it comes back
+      const echo = mine && S.calledOut?.kind === k && performance.now() - S.calledOut.at < 10000;
+      S.calledOut = null;
+      if (!echo) callout(word(k), mine ? "me" : "opp", e.meld ? parseTiles(e.meld) : null);
       break;
     }
     case "exchange":

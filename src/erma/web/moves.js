@@ -33,7 +33,10 @@ export function act(...actions) {
   S.prev = S.view;
   S.view = predict(S.view, actions[0]);
   S.mine = { decision: S.view.decision, at: performance.now() };
-  if (["chow", "pung", "kong"].includes(kind)) callout(t(kind) + "!", "me");
+  if (["chow", "pung", "kong"].includes(kind)) {
+    callout(t(kind) + "!", "me");
+    S.calledOut = { kind, at: performance.now() };
+  }
   render();
 }
 

@@ -71,48 +71,50 @@ function iconButton(name, label, onClick, testid) {
 
 const MELD_EVENTS = { chow: "ev_chow", pung: "ev_pung", kong: "ev_kong", ckong: "ev_kong", akong: "ev_kong", xkong: "ev_kong" };
 
-/** One engine event as a sentence ("对手 打出 八筒"); "" for the events not worth a line. */
+/** One engine event as a sentence ("对手 打出 八筒"); "" for the events not worth a line. One's own events have
+ * their own words (`ev_…_me`: "You discard", not "You discards"). */
 export function describeEvent(e, me) {
-  const who = e.seat === undefined || e.seat === null ? "" : e.seat === me ? t("you") : t("opponent");
+  const mine = e.seat === me;
+  const who = e.seat === undefined || e.seat === null ? "" : mine ? t("you") : t("opponent");
+  const said = (key, args = {}) => (mine ? t(`${key}_me`, args) : t(key, { who, ...args }));
   const name = (x) => (x ? tileName(x) : "");
   switch (e.type) {
     case "deal":
       return t("ev_deal");
     case "draw":
-      if (e.seat === me) return e.tile ? t("ev_draw_tile_me", { t: name(e.tile) }) : t("ev_draw_me"); // "You draw"
-      return e.tile ? t("ev_draw_tile", { who, t: name(e.tile) }) : t("ev_draw", { who });
+      return e.tile ? said("ev_draw_tile", { t: name(e.tile) }) : said("ev_draw");
     case "discard":
-      return t(e.riichi ? "ev_discard_riichi" : "ev_discard", { who, t: name(e.tile) });
+      return said(e.riichi ? "ev_discard_riichi" : "ev_discard", { t: name(e.tile) });
     case "chow":
     case "pung":
     case "kong":
     case "ckong":
     case "akong":
     case "xkong":
-      return t(MELD_EVENTS[e.type], { who, t: e.meld ? parseTiles(e.meld).map(name).join(" ") : name(e.tile) });
+      return said(MELD_EVENTS[e.type], { t: e.meld ? parseTiles(e.meld).map(name).join(" ") : name(e.tile) });
     case "win":
-      return t("ev_win", { who: e.winner === me ? t("you") : t("opponent"), t: name(e.tile) });
+      return t(e.winner === me ? "ev_win_me" : "ev_win", { who: t("opponent"), t: name(e.tile) });
     case "pass":
-      return t("ev_pass", { who });
+      return said("ev_pass");
     case "exchange":
-      return exchangeText(e.count, e.seat === me);
+      return exchangeText(e.count, mine);
     case "cuo":
-      return e.seat === me && e.kind ? t("ev_cuo_me", { t: name(e.kind) }) : t("ev_cuo_opp");
+      return mine && e.kind ? t("ev_cuo_me", { t: name(e.kind) }) : t("ev_cuo_opp");
     case "triplet_accept":
-      return `${who} ${t("ev_triplet_me", { t: name(e.kind) })}`;
+      return said("ev_triplet_by", { t: name(e.kind) });
     case "haidi":
       return t("ev_haidi");
     case "haidi_pick":
-      return `${who} ${t("ev_haidi_pick", { t: name(e.tile) })}`;
+      return said("ev_haidi_by", { t: name(e.tile) });
     case "exhausted":
       return t("ev_exhausted");
     case "escape":
       return t("ev_escape");
     case "flower":
-      return `${who} ${t("ev_flower")} ${name(e.tile)}`;
+      return said("ev_flower_by", { t: name(e.tile) });
     case "maidi":
     case "dingdi":
-      return `${who} ${e.choice ? t(e.type) : t(`no_${e.type}`)}`;
+      return said(`ev_${e.type}_${e.choice ? "yes" : "no"}`);
     default:
       return "";
   }

@@ -86,9 +86,12 @@ export function renderSettle() {
     const thead = el("tr");
     thead.append(el("th", "", t(wenzhou ? "reason" : "fan")), el("th", "fan-tiles", ""), el("th", "num", t(wenzhou ? "mult" : "fan_count")));
     table.appendChild(thead);
-    for (const f of r.fans || []) {
-      // 温州 lists every reason for the multiplier; the highest sets it (the lower ones are muted)
-      const tr = el("tr", wenzhou && f.points < r.multiplier ? "minor" : "");
+    const fans = r.fans || [];
+    // 温州 lists every reason for the multiplier; the highest one alone sets it (the others, equal ones too,
+    // are muted: two ×2 rows read as ×4 to a new player)
+    const sets = wenzhou ? fans.find((f) => f.points === r.multiplier) : null;
+    for (const f of fans) {
+      const tr = el("tr", wenzhou && f !== sets ? "minor" : "");
       tr.appendChild(el("td", "fan-name", pick(f)));
       const tiles = el("td", "fan-tiles");
       for (const group of (f.tiles || []).flatMap((x) => String(x).split(/\s+/)).filter(Boolean)) {
@@ -104,6 +107,7 @@ export function renderSettle() {
     const lines = [];
     if (wenzhou) {
       // P = B × M × (1 + m), then 财神钱 and kong money (RULES §3.7)
+      if (fans.length > 1) lines.push(["sum mult-note", t("mult_highest")]);
       let formula = `${t("base", { n: r.base })} × ${r.multiplier}`;
       if (r.maidi) formula += ` × ${1 + r.maidi} (${t("maidi")}/${t("dingdi")})`;
       lines.push(["", `${formula} = ${r.win_points}`]);

@@ -27,6 +27,7 @@ export const S = {
   lastSecs: null,
   done: { digest: null, through: -1 }, // the decisions of this hand already acted on (view.decision)
   mine: null, // {decision, at}: my last move, shown before the server confirmed it
+  calledOut: null, // {kind, at}: my claim's word, shown at the tap (its event does not show it again)
   riichiAt: [null, null], // the river index of each seat's 报听 discard (shown sideways)
   lastDiscarder: null,
   autoNoticed: null, // the hand (its digest) whose first 托管 move was announced
