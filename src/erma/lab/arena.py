@@ -19,7 +19,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +134,29 @@ class GameHooks:
 
 
 _NO_HOOKS = GameHooks()
+
+
+@dataclass
+class RowHooks(GameHooks):
+    """The hooks of a collector of rows (the lab's fitted models of the opponent): the wall and the game being
+    played (bot A sits in seat ``game``), as :func:`play_walls` sets them, and the rows written."""
+
+    rows: list[list[float]] = field(default_factory=list)
+    wall: int = 0
+    game: int = -1
+
+    def make(self, name: str, seed: int | str, seat: int, opponent: str) -> Bot:
+        if seat == 0:
+            self.game += 1
+        return make_bot(name, seed)
+
+
+def play_walls(config: ArenaConfig, walls: Iterable[int], hooks: RowHooks) -> None:
+    """Play ``walls`` of ``config`` in order, through ``hooks``."""
+    for w in walls:
+        hooks.wall = w
+        hooks.game = -1
+        play_wall(config, w, hooks)
 
 
 def play_wall(config: ArenaConfig, wall: int, hooks: GameHooks = _NO_HOOKS) -> WallResult:

@@ -12,18 +12,17 @@ fits a logistic regression (numpy, L2); :func:`summary` compares it with level5'
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from erma.bots import Bot, make_bot
+from erma.bots import Bot
 from erma.bots.expert.declared import N_FEATURES, read
 from erma.bots.expert.declared import features as kind_features
 from erma.bots.expert.opponent import deal_in, shape_weights
 from erma.game import GameState, Kind, Phase, legal_actions, seat_view
-from erma.lab.arena import ArenaConfig, GameHooks
-from erma.lab.arena import play_wall as arena_play_wall
+from erma.lab.arena import ArenaConfig, RowHooks, play_walls
 from erma.lab.oracle import deals_in
 
 META = ("wall", "game", "seat", "decision", "kind", "label", "safe", "baseline", "declarer")
@@ -31,17 +30,8 @@ META = ("wall", "game", "seat", "decision", "kind", "label", "safe", "baseline",
 
 
 @dataclass
-class _Collector(GameHooks):
-    rows: list[list[float]] = field(default_factory=list)
-    wall: int = 0
-    game: int = -1
+class _Collector(RowHooks):
     decision: int = 0
-    names: tuple[str, str] = ("", "")
-
-    def make(self, name: str, seed: int | str, seat: int, opponent: str) -> Bot:
-        if seat == 0:
-            self.game += 1
-        return make_bot(name, seed)
 
     def before_choose(self, bot: Bot, state: GameState, seat: int) -> None:
         opp = 1 - seat
@@ -74,11 +64,8 @@ class _Collector(GameHooks):
 
 def collect(config: ArenaConfig, walls: range) -> np.ndarray:
     """The rows (:data:`META` then the features) of ``walls`` of an arena run of ``config``."""
-    hooks = _Collector(names=config.bots)
-    for w in walls:
-        hooks.wall = w
-        hooks.game = -1
-        arena_play_wall(config, w, hooks)
+    hooks = _Collector()
+    play_walls(config, walls, hooks)
     width = len(META) + N_FEATURES
     return np.array(hooks.rows, dtype=np.float64).reshape(-1, width)
 

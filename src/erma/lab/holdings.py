@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from erma.bots import Bot, make_bot
+from erma.bots import Bot
 from erma.bots.base import BotView
 from erma.game import GameState, Phase, seat_view
 from erma.hand import MeldKind
-from erma.lab.arena import ArenaConfig, GameHooks
-from erma.lab.arena import play_wall as arena_play_wall
+from erma.lab.arena import ArenaConfig, RowHooks, play_walls
 
 FEATURE_NAMES = (
     "bias",
@@ -178,16 +177,8 @@ META = ("wall", "game", "seat", "decision", "kind", "held", "unseen", "opp_bot")
 
 
 @dataclass
-class _Collector(GameHooks):
-    rows: list[list[float]] = field(default_factory=list)
-    wall: int = 0
-    game: int = -1
+class _Collector(RowHooks):
     decision: int = 0
-
-    def make(self, name: str, seed: int | str, seat: int, opponent: str) -> Bot:
-        if seat == 0:
-            self.game += 1
-        return make_bot(name, seed)
 
     def before_choose(self, bot: Bot, state: GameState, seat: int) -> None:
         if state.phase is not Phase.TURN:
@@ -209,10 +200,7 @@ class _Collector(GameHooks):
 def collect(config: ArenaConfig, walls: range) -> np.ndarray:
     """The rows (:data:`META` then the features) of ``walls`` of an arena run of ``config``."""
     hooks = _Collector()
-    for w in walls:
-        hooks.wall = w
-        hooks.game = -1
-        arena_play_wall(config, w, hooks)
+    play_walls(config, walls, hooks)
     return np.array(hooks.rows, dtype=np.float64).reshape(-1, len(META) + N_FEATURES)
 
 
